@@ -1,0 +1,13 @@
+import { calcDocSchema, calcPreparer } from '../preparers/calc/index.ts';
+import { roundTripOffice, closeOffice } from '../preparers/office/index.ts';
+import JSZip from 'jszip';
+const built = await calcPreparer.build('f.xlsx', calcDocSchema.parse({ sheets: [{ name: 'S0', rows: [[0, 0]], formulas: [{ cell: 'C1', formula: 'A1+B1' }] }] }));
+const [lo] = await roundTripOffice([{ name: 'x', bytes: built['f.xlsx'], format: 'xlsx' }]);
+for (const b of [built['f.xlsx'], lo]) console.log((await (await JSZip.loadAsync(b)).file('xl/worksheets/sheet1.xml')!.async('string')).match(/<sheetData>.*<\/sheetData>/)?.[0]);
+await closeOffice();
+import { loadWorkbook } from '../preparers/calc/workbook.ts';
+const [lo2] = await roundTripOffice([{ name: 'x', bytes: built['f.xlsx'], format: 'xlsx' }]);
+const wb = await loadWorkbook(lo2, 'x');
+const c = wb.worksheets[0].getCell('C1'); console.log(c.value, c.type, c.formula, c.result);
+await closeOffice();
+console.log(await calcPreparer.probe({ 'f.xlsx': lo2 }, calcPreparer.checkSchema.parse({ kind: 'calc.cell_value', file: 'f.xlsx', sheet: 'S0', cell: 'C1', value: 0 })));

@@ -1,0 +1,76 @@
+import { and, eq, isNull, max } from 'drizzle-orm';
+import type { Database } from '../../infra/db/client.ts';
+import { llmCache, llmCalls } from '../../infra/db/schema.ts';
+
+/** One `llm_calls` row: a provider call (any outcome) or a cache hit. */
+export type LedgerRow = typeof llmCalls.$inferInsert;
+export type CallOutcome = 'ok' | 'invalid_output' | 'http_error' | 'truncated' | 'filtered';
+
+/** What the response cache keeps for a valid answer. */
+export interface CachedAnswer {
+  value: unknown;
+  content: string;
+  requestId: string | null;
+}
+
+interface Scope {
+  taskId: string | null;
+  nodeId: string;
+  requestHash: string;
+}
+
+function scopeWhere(scope: Scope) {
+  return and(
+    scope.taskId === null ? isNull(llmCalls.taskId) : eq(llmCalls.taskId, scope.taskId),
+    eq(llmCalls.nodeId, scope.nodeId),
+    eq(llmCalls.requestHash, scope.requestHash),
+  );
+}
+
+/**
+ * The first attempt number for a new execution of this request: after the rows an earlier
+ * execution (a crashed or retried activity) already wrote, so its paid calls keep their own rows.
+ */
+export async function nextAttempt(database: Database, scope: Scope): Promise<number> {
+  const [row] = await database.db
+    .select({ last: max(llmCalls.attempt) })
+    .from(llmCalls)
+    .where(scopeWhere(scope));
+  return (row?.last ?? 0) + 1;
+}
+
+/** Idempotent: the same (task, node, attempt, request) is written once however often this runs. */
+export async function recordCall(database: Database, row: LedgerRow): Promise<void> {
+  await database.db.insert(llmCalls).values(row).onConflictDoNothing();
+}
+
+/** The paid call and the cached answer land together, so a crash cannot keep one without the other. */
+export async function recordAnswer(
+  database: Database,
+  row: LedgerRow,
+  cache: { requestHash: string; model: string; answer: CachedAnswer },
+): Promise<void> {
+  await database.db.transaction(async (tx) => {
+    await tx.insert(llmCalls).values(row).onConflictDoNothing();
+    await tx
+      .insert(llmCache)
+      .values({ requestHash: cache.requestHash, model: cache.model, response: cache.answer })
+      // Replaces an entry the node's validator no longer accepts (the reason this call was made).
+      .onConflictDoUpdate({
+        target: llmCache.requestHash,
+        set: { response: cache.answer, createdAt: new Date() },
+      });
+  });
+}
+
+export async function readCache(database: Database, requestHash: string): Promise<CachedAnswer | undefined> {
+  const [row] = await database.db
+    .select({ response: llmCache.response })
+    .from(llmCache)
+    .where(eq(llmCache.requestHash, requestHash));
+  const r = row?.response;
+  if (!r || typeof r !== 'object' || !('value' in r) || !('content' in r) || typeof r.content !== 'string')
+    return undefined;
+  const requestId = 'requestId' in r && typeof r.requestId === 'string' ? r.requestId : null;
+  return { value: r.value, content: r.content, requestId };
+}

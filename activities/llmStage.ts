@@ -1,0 +1,70 @@
+import { structuredOutput } from './llm/types.ts';
+import { authorTask as runAuthoring } from '../skills/run/author.ts';
+import { deriveSeed } from '../skills/random.ts';
+import type { ActivityDeps } from './deps.ts';
+import { recordNodeRuns } from './taskRecords.ts';
+import { finishTaskRecord } from './taskRecords.ts';
+import { loadState, saveContext } from './taskState.ts';
+import type { StepResult, TaskRef } from './types.ts';
+import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
+
+/** Activities on the LLM queue (I/O bound, high concurrency): authoring and the judge. */
+export function createLlmStageActivities(deps: ActivityDeps) {
+  const llm = () => {
+    if (!deps.llm) throw new Error('this worker has no LLM client: run the llm queue worker');
+    return deps.llm;
+  };
+
+  async function reject(task: TaskRef, reason: string, node: string, detail: string): Promise<StepResult> {
+    await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason, node, detail });
+    await recordNodeRuns(deps.database, task.taskId, [{ nodeId: node, kind: 'reject', status: 'rejected', durationMs: 0, detail: `${reason}: ${detail}`.slice(0, 2000) }]);
+    return { ok: false, reason, node, detail };
+  }
+
+  /** Samples params and runs the spec's llm / generate / values nodes; the context goes to the object store. */
+  async function authorTask(task: TaskRef): Promise<StepResult> {
+    const { spec } = await deps.specs.get(task.skillId, task.specVersion);
+    const client = llm();
+    const result = await runAuthoring(spec, task.taskSeed, (call) =>
+      client.callLlmNode({ ...call, roundId: task.roundId, skillId: task.skillId, taskId: task.taskId }),
+    );
+    if (!result.ok) return reject(task, result.reason, result.node, result.detail);
+    await saveContext(deps.store, task.taskId, result.context);
+    await recordNodeRuns(
+      deps.database,
+      task.taskId,
+      Object.entries(result.nodeMs).map(([nodeId, ms]) => ({ nodeId, kind: 'author', status: 'ok' as const, durationMs: ms })),
+    );
+    return { ok: true };
+  }
+
+  async function judgeTask(task: TaskRef): Promise<StepResult> {
+    const started = performance.now();
+    const state = await loadState(deps.store, task.taskId);
+    const result = await llm().callLlmNode({
+      roundId: task.roundId,
+      skillId: task.skillId,
+      taskId: task.taskId,
+      nodeId: 'verify_judge',
+      tier: 'judge',
+      messages: [
+        { role: 'system', content: judgeSystem },
+        { role: 'user', content: judgePrompt(state) },
+      ],
+      ...structuredOutput('judge_verdict', judgeOutput),
+      seed: deriveSeed(task.taskSeed, 'judge'),
+      offlineHint: judgeOfflineHint,
+    });
+    if (!result.ok) return reject(task, result.reason, 'verify_judge', result.detail);
+    const score = judgeScore(result.value);
+    if (score < deps.config.FORGE_JUDGE_THRESHOLD) {
+      return reject(task, 'judge_rejected', 'verify_judge', `score ${score} < ${deps.config.FORGE_JUDGE_THRESHOLD}: ${result.value.issues.join('; ')}`);
+    }
+    await recordNodeRuns(deps.database, task.taskId, [
+      { nodeId: 'verify_judge', kind: 'verify', status: 'ok', durationMs: performance.now() - started, detail: `score ${score}` },
+    ]);
+    return { ok: true };
+  }
+
+  return { authorTask, judgeTask };
+}

@@ -1,0 +1,58 @@
+import { officeFormatOf, roundTripOfficeSettled } from '../preparers/office/index.ts';
+import type { FileMap } from '../preparers/types.ts';
+import type { ActivityDeps } from './deps.ts';
+import { probeAll } from './prepare.ts';
+import { finishTaskRecord, recordNodeRuns } from './taskRecords.ts';
+import { fetchFiles, loadState } from './taskState.ts';
+import type { StepResult, TaskRef } from './types.ts';
+
+/**
+ * Verification step 4, on the office queue (hosts with LibreOffice): the initial and solved office
+ * files are saved through the real LibreOffice (batched with other tasks' files into one soffice
+ * call) and every check must give the same verdict on the saved files as before.
+ */
+export function createOfficeActivities(deps: ActivityDeps) {
+  async function officeVerify(task: TaskRef): Promise<StepResult> {
+    const started = performance.now();
+    const state = await loadState(deps.store, task.taskId);
+    const problems: string[] = [];
+    const roles = ['initial', 'solved'] as const;
+    const files = { initial: await fetchFiles(deps.store, state.initial), solved: await fetchFiles(deps.store, state.solved) };
+    // Both states in one request, so they share a LibreOffice batch with other tasks' files.
+    const office = roles.flatMap((role) =>
+      Object.keys(files[role])
+        .filter((p) => officeFormatOf(p) !== undefined)
+        .map((path) => ({ role, path })),
+    );
+    const outcomes = await roundTripOfficeSettled(
+      office.map(({ role, path }) => ({ name: `${role}:${path}`, bytes: files[role][path]!, format: officeFormatOf(path)! })),
+    );
+    const saved: Record<(typeof roles)[number], FileMap> = { initial: { ...files.initial }, solved: { ...files.solved } };
+    outcomes.forEach((o, i) => {
+      const { role, path } = office[i]!;
+      if (o.ok) saved[role][path] = o.bytes;
+      else problems.push(`LibreOffice could not save ${role} ${path}: ${o.error}`);
+    });
+    for (const role of problems.length === 0 ? roles : []) {
+      const verdicts = await probeAll(saved[role], state.checks);
+      verdicts.forEach((v, i) => {
+        if (v.pass !== state.verdicts[role][i]) {
+          problems.push(
+            `${role} ${state.checks[i]!.kind} was ${state.verdicts[role][i] ? 'pass' : 'fail'} before LibreOffice and ${v.pass ? 'pass' : 'fail'} after: ${JSON.stringify(v.observed).slice(0, 300)}`,
+          );
+        }
+      });
+    }
+    const durationMs = performance.now() - started;
+    if (problems.length > 0) {
+      const detail = problems.join('; ');
+      await recordNodeRuns(deps.database, task.taskId, [{ nodeId: 'verify_office', kind: 'verify', status: 'rejected', durationMs, detail: detail.slice(0, 2000) }]);
+      await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason: 'office_roundtrip', node: 'verify_office', detail });
+      return { ok: false, reason: 'office_roundtrip', node: 'verify_office', detail };
+    }
+    await recordNodeRuns(deps.database, task.taskId, [{ nodeId: 'verify_office', kind: 'verify', status: 'ok', durationMs }]);
+    return { ok: true };
+  }
+
+  return { officeVerify };
+}

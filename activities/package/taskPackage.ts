@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { APPS } from '../../preparers/types.ts';
+import { canonicalJson } from './canonicalJson.ts';
+import { renderSetupScript } from './setupScript.ts';
+import { vmRelativePath } from './vmPath.ts';
+
+export const TASK_FORMAT = 'cua-forge/task@1';
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex SHA-256 digest');
+const uuidV4 = z.uuidv4();
+/** Object keys are safe relative paths too: they end up in URLs, tar entries and setup.sh. */
+const objectKey = vmRelativePath;
+const app = z.enum(APPS);
+const commandLine = z
+  .array(z.string().refine((s) => !s.includes('\0'), 'an argument cannot contain a NUL byte'))
+  .min(1, 'a command needs at least the program name')
+  .refine((c) => c[0] !== '', 'the program name must not be empty');
+
+export const artifactSchema = z.strictObject({
+  role: z.enum(['initial', 'solved']),
+  app,
+  vmPath: vmRelativePath.describe('Where the file lives in the VM, relative to the home directory.'),
+  key: objectKey.describe('Object-store key of the bytes.'),
+  sha256,
+  size: z.number().int().min(0),
+});
+export type TaskArtifact = z.infer<typeof artifactSchema>;
+
+export const setupStepSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('download'),
+    files: z.array(z.strictObject({ artifactKey: objectKey, sha256, vmPath: vmRelativePath })).min(1),
+  }),
+  /** Unpacks a downloaded .tar.gz (a Thunderbird profile) into the home directory. */
+  z.strictObject({ type: z.literal('extract'), archiveVmPath: vmRelativePath, into: z.literal('~') }),
+  z.strictObject({ type: z.literal('mkdir'), vmPath: vmRelativePath }),
+  z.strictObject({
+    type: z.literal('chmod'),
+    vmPath: vmRelativePath,
+    mode: z.string().regex(/^[0-7]{3,4}$/, 'an octal mode such as 644 or 0755'),
+  }),
+  z.strictObject({ type: z.literal('open'), vmPath: vmRelativePath }),
+  z.strictObject({ type: z.literal('launch'), command: commandLine }),
+  z.strictObject({ type: z.literal('execute'), command: commandLine }),
+  z.strictObject({ type: z.literal('sleep'), seconds: z.number().min(0).max(600) }),
+]);
+export type SetupStep = z.infer<typeof setupStepSchema>;
+
+/**
+ * Check schemas live with each preparer; here only the envelope: a kind and, for document and
+ * Thunderbird checks, the home-relative `file` (the document, or the profile directory).
+ */
+export const rubricCheckSchema = z.looseObject({ kind: z.string().min(1), file: vmRelativePath.optional() });
+export type RubricCheck = z.infer<typeof rubricCheckSchema>;
+
+export const taskPackageInputSchema = z.strictObject({
+  id: uuidV4,
+  skill: z.strictObject({
+    id: z.string().min(1),
+    version: z.number().int().min(1),
+    title: z.string().min(1),
+    category: z.string().min(1).optional(),
+    channel: z.enum(['gui', 'terminal', 'either']),
+  }),
+  apps: z.array(app).min(1),
+  instruction: z.string().min(1),
+  difficulty: z.number().int().min(1).max(5),
+  seed: z.number().int(),
+  params: z.record(z.string(), z.unknown()),
+  artifacts: z.array(artifactSchema).min(1),
+  setup: z.array(setupStepSchema).min(1),
+  rubric: z.strictObject({
+    checks: z.array(rubricCheckSchema).min(1),
+    items: z.array(z.strictObject({ text: z.string().min(1), weight: z.number().positive() })),
+  }),
+  oracle: z.strictObject({ edits: z.array(z.looseObject({ op: z.string().min(1) })) }),
+  provenance: z.strictObject({
+    roundId: z.string().min(1),
+    taxonomyVersion: z.number().int().min(0).nullable(),
+    specSha: sha256,
+    models: z.array(z.string().min(1)),
+    costUsd: z.number().min(0),
+    tokens: z.number().int().min(0),
+    createdAt: z.iso.datetime(),
+  }),
+});
+export type TaskPackageInput = z.input<typeof taskPackageInputSchema>;
+
+export const taskPackageSchema = taskPackageInputSchema
+  .extend({ format: z.literal(TASK_FORMAT) })
+  .superRefine((pkg, ctx) => {
+    for (const problem of referenceProblems(pkg)) ctx.addIssue({ code: 'custom', message: problem });
+  });
+export type TaskPackage = z.infer<typeof taskPackageSchema>;
+
+/** Cross-field consistency: every file setup names is an artifact (or was unpacked from one). */
+function referenceProblems(pkg: z.infer<typeof taskPackageInputSchema>): string[] {
+  const problems: string[] = [];
+  const byKey = new Map(pkg.artifacts.map((a) => [a.key, a]));
+  const seen = new Set<string>();
+  for (const a of pkg.artifacts) {
+    const id = `${a.role}:${a.vmPath}`;
+    if (seen.has(id)) problems.push(`artifact ${a.role} ${a.vmPath} is listed twice`);
+    seen.add(id);
+  }
+  const downloaded = new Set<string>();
+  for (const step of pkg.setup) {
+    if (step.type === 'download') {
+      for (const f of step.files) {
+        const a = byKey.get(f.artifactKey);
+        if (!a) problems.push(`setup downloads ${f.artifactKey}, which is not among the artifacts`);
+        else if (a.role !== 'initial')
+          problems.push(`setup downloads ${f.artifactKey}, a ${a.role} artifact`);
+        else if (a.sha256 !== f.sha256)
+          problems.push(`setup download of ${f.artifactKey} has a different sha256`);
+        downloaded.add(f.vmPath);
+      }
+    }
+    if (step.type === 'extract' && !downloaded.has(step.archiveVmPath)) {
+      problems.push(`setup extracts ${step.archiveVmPath}, which no earlier step downloads`);
+    }
+  }
+  return problems;
+}
+
+export interface BuiltTaskPackage {
+  taskJson: TaskPackage;
+  /** task.json bytes as stored: canonical JSON, so equal packages hash equal. */
+  taskJsonText: string;
+  setupSh: string;
+  sha256: string;
+}
+
+/**
+ * Validates the package input and renders task.json and setup.sh. Pure and deterministic: the
+ * same input (in any key order, artifacts in any order) gives the same bytes.
+ */
+export function buildTaskPackage(input: unknown): BuiltTaskPackage {
+  const parsed = taskPackageInputSchema.safeParse(input);
+  if (!parsed.success) throw new Error(`invalid task package: ${z.prettifyError(parsed.error)}`);
+  const artifacts = [...parsed.data.artifacts].sort(
+    (a, b) => compare(a.role, b.role) || compare(a.vmPath, b.vmPath) || compare(a.key, b.key),
+  );
+  const checked = taskPackageSchema.safeParse({ ...parsed.data, artifacts, format: TASK_FORMAT });
+  if (!checked.success)
+    throw new Error(`invalid task package ${parsed.data.id}: ${z.prettifyError(checked.error)}`);
+  const taskJson = checked.data;
+  const taskJsonText = canonicalJson(taskJson);
+  return {
+    taskJson,
+    taskJsonText,
+    setupSh: renderSetupScript(taskJson),
+    sha256: createHash('sha256').update(taskJsonText).digest('hex'),
+  };
+}
+
+/** Parses stored task.json text, naming the source in every error. */
+export function parseTaskPackage(text: string, source: string): TaskPackage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${source}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = taskPackageSchema.safeParse(value);
+  if (!parsed.success)
+    throw new Error(`${source}: not a ${TASK_FORMAT} package: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

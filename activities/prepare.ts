@@ -1,0 +1,224 @@
+import { eq, sql } from 'drizzle-orm';
+import { packages, rounds, taskArtifacts, tasks, taskSignatures } from '../infra/db/schema.ts';
+import { officeFormatOf } from '../preparers/office/formats.ts';
+import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
+import { assertSafeRelativePath } from '../preparers/paths.ts';
+import { applyEdits, PreparerInputError, preparers, probeCheck } from '../preparers/registry.ts';
+import { packProfile } from '../preparers/thunderbird/index.ts';
+import type { AppId, FileMap } from '../preparers/types.ts';
+import { materializeTask } from '../skills/run/materialize.ts';
+import { TemplateError } from '../skills/template.ts';
+import type { ActivityDeps } from './deps.ts';
+import { buildTaskPackage, type TaskArtifact } from './package/taskPackage.ts';
+import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
+import { finishTaskRecord, type NodeRun, recordNodeRuns } from './taskRecords.ts';
+import { contentTypeOf, fetchFiles, loadContext, loadState, saveState, storeFiles, type TaskState } from './taskState.ts';
+import type { PrepareResult, StepResult, TaskRef } from './types.ts';
+import { isNearDuplicate, minhash, paramSignature } from './verify/dedup.ts';
+import { appOfPath, referenceProblems } from './verify/references.ts';
+
+export async function probeAll(files: FileMap, checks: { kind: string }[]): Promise<{ pass: boolean; observed: unknown }[]> {
+  return Promise.all(checks.map((c) => probeCheck(files, c)));
+}
+
+/** Activities on the prepare queue (CPU bound): build, oracle, checks 1–3, dedup and packaging. */
+export function createPrepareActivities(deps: ActivityDeps) {
+  const { db } = deps.database;
+
+  async function reject(task: TaskRef, reason: string, node: string, detail: string, runs: NodeRun[]): Promise<StepResult> {
+    await recordNodeRuns(deps.database, task.taskId, [...runs, { nodeId: node, kind: 'verify', status: 'rejected', durationMs: 0, detail: `${reason}: ${detail}`.slice(0, 2000) }]);
+    await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason, node, detail });
+    return { ok: false, reason, node, detail };
+  }
+
+  /**
+   * Builds the initial files, applies the oracle edits, then verifies: references exist (1), the
+   * untouched state fails the rubric (2), the solved state passes all of it (3). Both states are
+   * stored content-addressed; the task state JSON points at them.
+   */
+  async function prepareTask(task: TaskRef): Promise<PrepareResult> {
+    const { spec } = await deps.specs.get(task.skillId, task.specVersion);
+    const ctx = await loadContext(deps.store, task.taskId);
+    const runs: NodeRun[] = [];
+    let t = performance.now();
+    const lap = () => {
+      const now = performance.now();
+      const ms = now - t;
+      t = now;
+      return ms;
+    };
+    let m: Awaited<ReturnType<typeof materializeTask>>;
+    try {
+      m = await materializeTask(spec, ctx);
+      for (const p of m.prepares) {
+        if (p.app !== 'thunderbird') assertSafeRelativePath(p.target, `prepare ${p.nodeId} target`);
+      }
+    } catch (err) {
+      if (err instanceof PreparerInputError || err instanceof TemplateError || err instanceof Error) {
+        return reject(task, 'invalid_task_spec', 'materialize', err.message, runs);
+      }
+      throw err;
+    }
+    const initial: FileMap = {};
+    const appOf = new Map<string, AppId>();
+    for (const p of m.prepares) {
+      const built = await preparers[p.app].build(p.target, p.doc);
+      for (const [path, bytes] of Object.entries(built)) {
+        if (path in initial && path !== OS_MANIFEST_PATH) {
+          return reject(task, 'invalid_task_spec', p.nodeId, `two prepare nodes write ${path}`, runs);
+        }
+        initial[path] = bytes;
+        appOf.set(path, p.app);
+      }
+      runs.push({ nodeId: p.nodeId, kind: 'prepare', status: 'ok', durationMs: lap() });
+    }
+    let solved: FileMap;
+    try {
+      solved = await applyEdits(initial, m.edits);
+    } catch (err) {
+      return reject(task, 'oracle_failed', 'solve', (err as Error).message, runs);
+    }
+    runs.push({ nodeId: 'solve', kind: 'solve', status: 'ok', durationMs: lap() });
+
+    const refs = referenceProblems(m.instruction, m.checks, initial, solved);
+    if (refs.length > 0) return reject(task, 'missing_reference', 'verify_references', refs.join('; '), runs);
+    runs.push({ nodeId: 'verify_references', kind: 'verify', status: 'ok', durationMs: lap() });
+
+    const before = await probeAll(initial, m.checks);
+    if (before.every((r) => r.pass)) {
+      return reject(task, 'already_solved', 'verify_initial_fails', 'the untouched initial state passes every check', runs);
+    }
+    runs.push({ nodeId: 'verify_initial_fails', kind: 'verify', status: 'ok', durationMs: lap() });
+    const after = await probeAll(solved, m.checks);
+    const failing = after.flatMap((r, i) => (r.pass ? [] : [`${m.checks[i]!.kind}: ${JSON.stringify(r.observed).slice(0, 300)}`]));
+    if (failing.length > 0) return reject(task, 'oracle_fails_rubric', 'verify_solved_passes', failing.join('; '), runs);
+    runs.push({ nodeId: 'verify_solved_passes', kind: 'verify', status: 'ok', durationMs: lap() });
+
+    const appFor = (path: string) => appOf.get(path) ?? appOfPath(path);
+    const state: TaskState = {
+      instruction: m.instruction,
+      items: m.items,
+      checks: m.checks,
+      edits: m.edits,
+      prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
+      initial: await storeFiles(deps.store, initial, appFor),
+      solved: await storeFiles(deps.store, solved, appFor),
+      verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },
+    };
+    await saveState(deps.store, task.taskId, state);
+    await db.update(tasks).set({ apps: spec.apps, instruction: m.instruction, difficulty: spec.difficulty, params: ctx.params as Record<string, unknown> }).where(eq(tasks.id, task.taskId));
+    runs.push({ nodeId: 'store_artifacts', kind: 'prepare', status: 'ok', durationMs: lap() });
+    await recordNodeRuns(deps.database, task.taskId, runs);
+    const office = [...Object.keys(initial), ...Object.keys(solved)].some((p) => officeFormatOf(p) !== undefined);
+    return { ok: true, office };
+  }
+
+  /** Dedup (6), then the package: task.json + setup.sh in the object store, indexed in Postgres. */
+  async function packageTask(task: TaskRef): Promise<StepResult> {
+    const started = performance.now();
+    const { spec, sha256: specSha } = await deps.specs.get(task.skillId, task.specVersion);
+    const [state, ctx] = await Promise.all([loadState(deps.store, task.taskId), loadContext(deps.store, task.taskId)]);
+    const authored = Object.fromEntries(
+      spec.nodes.filter((n) => 'llm' in n).map((n) => [n.id, ctx[n.id]]),
+    );
+    const signature = { minhash: minhash(state.instruction), paramSignature: paramSignature({ params: ctx.params, authored }) };
+    const others = await db
+      .select({ taskId: taskSignatures.taskId, minhash: taskSignatures.minhash, paramSignature: taskSignatures.paramSignature })
+      .from(taskSignatures)
+      .where(eq(taskSignatures.skillId, task.skillId));
+    const dup = others.find((o) => o.taskId !== task.taskId && isNearDuplicate(signature, o, deps.config.FORGE_DEDUP_THRESHOLD));
+    if (dup) return reject(task, 'near_duplicate', 'verify_dedup', `near-duplicate of accepted task ${dup.taskId}`, []);
+
+    const artifacts = await packageArtifacts(state);
+    const manifest = osManifestOf(await fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)));
+    const round = (await db.select().from(rounds).where(eq(rounds.id, task.roundId)))[0];
+    const cost = await db.execute<{ usd: number; tokens: number; models: string[] }>(sql`
+      SELECT coalesce(sum(usd), 0)::float8 AS usd, coalesce(sum(prompt_tokens + completion_tokens), 0)::int AS tokens,
+             coalesce(array_agg(DISTINCT model), '{}') AS models
+      FROM llm_calls WHERE task_id = ${task.taskId}`);
+    const built = buildTaskPackage({
+      id: task.taskId,
+      skill: { id: spec.id, version: task.specVersion, title: spec.title, category: spec.category, channel: spec.channel },
+      apps: spec.apps,
+      instruction: state.instruction,
+      difficulty: spec.difficulty,
+      seed: task.taskSeed,
+      params: ctx.params as Record<string, unknown>,
+      artifacts,
+      setup: setupStepsFor(state, artifacts, manifest, spec.launch),
+      rubric: { checks: state.checks, items: state.items },
+      oracle: { edits: state.edits },
+      provenance: {
+        roundId: task.roundId,
+        taxonomyVersion: round?.taxonomyVersion ?? null,
+        specSha,
+        models: cost.rows[0]?.models ?? [],
+        costUsd: cost.rows[0]?.usd ?? 0,
+        tokens: cost.rows[0]?.tokens ?? 0,
+        createdAt: (round?.createdAt ?? new Date()).toISOString(),
+      },
+    });
+    const prefix = `packages/${task.roundId}/${task.taskId}`;
+    await deps.store.putObject(`${prefix}/task.json`, built.taskJsonText, 'application/json');
+    await deps.store.putObject(`${prefix}/setup.sh`, built.setupSh, 'text/x-shellscript');
+    // Accepting the task, indexing the package and its signature happen together or not at all.
+    const accepted = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(tasks)
+        .set({
+          status: 'accepted',
+          packageKey: `${prefix}/task.json`,
+          finishedAt: new Date(),
+          costUsd: cost.rows[0]?.usd ?? 0,
+          tokens: cost.rows[0]?.tokens ?? 0,
+        })
+        .where(sql`${tasks.id} = ${task.taskId} AND ${tasks.status} = 'running'`)
+        .returning({ id: tasks.id });
+      if (rows.length === 0) return false;
+      await tx
+        .insert(packages)
+        .values({ taskId: task.taskId, roundId: task.roundId, skillId: task.skillId, taskJsonKey: `${prefix}/task.json`, setupKey: `${prefix}/setup.sh`, sha256: built.sha256 })
+        .onConflictDoNothing();
+      await tx
+        .insert(taskArtifacts)
+        .values(artifacts.map((a) => ({ taskId: task.taskId, role: a.role, vmPath: a.vmPath, key: a.key, app: a.app })))
+        .onConflictDoNothing();
+      await tx.insert(taskSignatures).values({ taskId: task.taskId, skillId: task.skillId, ...signature }).onConflictDoNothing();
+      return true;
+    });
+    await recordNodeRuns(deps.database, task.taskId, [
+      { nodeId: 'verify_dedup', kind: 'verify', status: 'ok', durationMs: 0 },
+      { nodeId: 'package', kind: 'package', status: accepted ? 'ok' : 'failed', durationMs: performance.now() - started, outputKey: `${prefix}/task.json` },
+    ]);
+    return accepted ? { ok: true } : { ok: false, reason: 'cancelled', node: 'package', detail: 'the task was no longer running' };
+  }
+
+  /** Initial files (the Thunderbird profile packed as one archive) and solved files, for gold comparisons. */
+  async function packageArtifacts(state: TaskState): Promise<TaskArtifact[]> {
+    const out: TaskArtifact[] = [];
+    const profile: FileMap = {};
+    for (const [vmPath, f] of Object.entries(state.initial)) {
+      if (vmPath === OS_MANIFEST_PATH) continue;
+      if (isProfilePath(vmPath)) {
+        profile[vmPath] = new Uint8Array(await deps.store.getObject(f.key));
+        continue;
+      }
+      out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
+    }
+    if (Object.keys(profile).length > 0) {
+      const archive = await deps.store.putArtifact(await packProfile(profile), contentTypeOf(PROFILE_ARCHIVE_PATH));
+      out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, ...archive });
+    }
+    for (const [vmPath, f] of Object.entries(state.solved)) {
+      if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === f.sha256) continue;
+      out.push({ role: 'solved', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
+    }
+    return out;
+  }
+
+  return { prepareTask, packageTask };
+}
+
+function pick<T>(record: Record<string, T>, key: string): Record<string, T> {
+  return key in record ? { [key]: record[key]! } : {};
+}

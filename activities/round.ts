@@ -1,0 +1,184 @@
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { roundSkills, rounds, tasks } from '../infra/db/schema.ts';
+import { deriveSeed } from '../skills/random.ts';
+import type { ActivityDeps } from './deps.ts';
+import { roundSettingsSchema } from './roundSettings.ts';
+import { finishTaskRecord } from './taskRecords.ts';
+import { taskIdFor } from './taskIdentity.ts';
+import type { BeginTaskInput, Gate, RoundPlanEntry, RoundProgress, RoundStatus, TaskOutcome, TaskRef } from './types.ts';
+
+/** Keeps keys the progress snapshot does not own (resumedAt) when it is rewritten. */
+const mergeProgress = (p: RoundProgress) => sql`${rounds.progress} || ${JSON.stringify(p)}::jsonb`;
+
+/** Activities of the round itself: the budget / error-rate gate, the plan, progress and status. */
+export function createRoundActivities(deps: ActivityDeps) {
+  const { db } = deps.database;
+
+  async function roundRow(roundId: string) {
+    const row = (await db.select().from(rounds).where(eq(rounds.id, roundId)))[0];
+    if (!row) throw new Error(`round ${roundId} does not exist`);
+    return row;
+  }
+
+  /**
+   * Decides atomically (one advisory lock per round) whether a task may start: not when the round
+   * is cancelled or paused, not when recorded spend plus the reservation of every task in flight
+   * would pass the budget, and not when the error rate of the last N finished tasks is too high.
+   * Overshoot is thereby bounded by what tasks already in flight spend beyond their reservation.
+   */
+  async function beginTask(input: BeginTaskInput): Promise<Gate> {
+    const taskId = taskIdFor(input.roundId, input.skillId, input.taskIndex);
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`round:${input.roundId}`}))`);
+      const round = (await tx.select().from(rounds).where(eq(rounds.id, input.roundId)))[0];
+      if (!round) throw new Error(`round ${input.roundId} does not exist`);
+      const existing = (await tx.select().from(tasks).where(eq(tasks.id, taskId)))[0];
+      if (existing && (existing.status === 'accepted' || existing.status === 'rejected')) return { status: 'done' };
+      if (round.status === 'cancelled') return { status: 'stop', reason: 'cancelled' };
+      if (round.status === 'paused_error_rate') return { status: 'stop', reason: 'paused_error_rate' };
+      const settings = roundSettingsSchema.parse(round.settings);
+      if (round.budgetUsd !== null) {
+        const r = await tx.execute<{ spend: number; inflight: number }>(sql`
+          SELECT
+            (SELECT coalesce(sum(usd), 0) FROM llm_calls WHERE round_id = ${input.roundId})::float8 AS spend,
+            (SELECT count(*) FROM tasks WHERE round_id = ${input.roundId} AND status = 'running')::int AS inflight`);
+        const { spend, inflight } = r.rows[0]!;
+        if (spend + (inflight + 1) * settings.reservationUsd > round.budgetUsd) {
+          return { status: 'stop', reason: 'budget_exhausted' };
+        }
+      }
+      const resumedAt = (round.progress as { resumedAt?: string }).resumedAt ?? '1970-01-01T00:00:00Z';
+      const recent = await tx.execute<{ status: string }>(sql`
+        SELECT status FROM tasks
+        WHERE round_id = ${input.roundId} AND status IN ('accepted', 'rejected', 'failed')
+          AND finished_at > ${resumedAt}::timestamptz
+        ORDER BY finished_at DESC LIMIT ${settings.pauseWindow}`);
+      if (recent.rows.length >= settings.pauseWindow) {
+        const bad = recent.rows.filter((t) => t.status !== 'accepted').length;
+        if (bad / recent.rows.length > settings.pauseRejectRate) {
+          await tx.update(rounds).set({ status: 'paused_error_rate' }).where(eq(rounds.id, input.roundId));
+          return { status: 'stop', reason: 'paused_error_rate' };
+        }
+      }
+      const taskSeed = deriveSeed(round.seed, input.skillId, input.taskIndex);
+      const row = {
+        id: taskId,
+        roundId: input.roundId,
+        skillId: input.skillId,
+        specVersion: input.specVersion,
+        taskIndex: input.taskIndex,
+        seed: taskSeed,
+        apps: [] as string[],
+        status: 'running',
+        startedAt: new Date(),
+      };
+      await tx
+        .insert(tasks)
+        .values(row)
+        .onConflictDoUpdate({
+          target: tasks.id,
+          set: { status: 'running', rejectReason: null, rejectNode: null, rejectDetail: null, startedAt: row.startedAt, finishedAt: null },
+        });
+      const task: TaskRef = { ...input, taskId, taskSeed };
+      return { status: 'run', task };
+    });
+  }
+
+  async function finishTask(task: TaskRef, outcome: TaskOutcome, detail?: string): Promise<void> {
+    await finishTaskRecord(deps.database, task.taskId, outcome, {
+      reason: outcome === 'failed' ? 'activity_failed' : outcome,
+      node: 'workflow',
+      detail: detail?.slice(0, 2000),
+    });
+  }
+
+  async function loadRoundPlan(roundId: string, offset: number, limit: number): Promise<RoundPlanEntry[]> {
+    return db
+      .select({
+        position: roundSkills.position,
+        skillId: roundSkills.skillId,
+        specVersion: roundSkills.specVersion,
+        tasks: roundSkills.tasks,
+      })
+      .from(roundSkills)
+      .where(and(eq(roundSkills.roundId, roundId), gte(roundSkills.position, offset)))
+      .orderBy(asc(roundSkills.position))
+      .limit(limit);
+  }
+
+  async function computeProgress(roundId: string, statusOverride?: RoundStatus): Promise<RoundProgress> {
+    const round = await roundRow(roundId);
+    const counts = await db.execute<{ status: string; reason: string | null; n: number }>(sql`
+      SELECT status, reject_reason AS reason, count(*)::int AS n FROM tasks WHERE round_id = ${roundId}
+      GROUP BY status, reject_reason`);
+    const plan = await db.execute<{ skills: number; planned: number }>(sql`
+      SELECT count(*)::int AS skills, coalesce(sum(tasks), 0)::int AS planned FROM round_skills WHERE round_id = ${roundId}`);
+    const skillsDone = await db.execute<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM (
+        SELECT rs.skill_id FROM round_skills rs
+        JOIN tasks t ON t.round_id = rs.round_id AND t.skill_id = rs.skill_id AND t.status IN ('accepted','rejected','failed')
+        WHERE rs.round_id = ${roundId} GROUP BY rs.skill_id, rs.tasks HAVING count(*) >= rs.tasks) s`);
+    const spend = await db.execute<{ usd: number }>(sql`
+      SELECT coalesce(sum(usd), 0)::float8 AS usd FROM llm_calls WHERE round_id = ${roundId}`);
+    const by: Record<string, number> = { accepted: 0, rejected: 0, failed: 0, cancelled: 0, running: 0 };
+    const rejectedByReason: Record<string, number> = {};
+    for (const c of counts.rows) {
+      by[c.status] = (by[c.status] ?? 0) + c.n;
+      if (c.status === 'rejected' && c.reason) rejectedByReason[c.reason] = (rejectedByReason[c.reason] ?? 0) + c.n;
+    }
+    const done = by.accepted! + by.rejected! + by.failed!;
+    const planned = plan.rows[0]?.planned ?? 0;
+    const elapsed = (Date.now() - round.createdAt.getTime()) / 1000;
+    const rate = elapsed > 0 ? done / elapsed : 0;
+    return {
+      status: statusOverride ?? (round.status as RoundStatus),
+      skillsTotal: plan.rows[0]?.skills ?? 0,
+      skillsDone: skillsDone.rows[0]?.n ?? 0,
+      tasksPlanned: planned,
+      tasksDone: done,
+      accepted: by.accepted!,
+      rejected: by.rejected!,
+      failed: by.failed!,
+      cancelled: by.cancelled!,
+      running: by.running!,
+      rejectedByReason,
+      spendUsd: spend.rows[0]?.usd ?? 0,
+      budgetUsd: round.budgetUsd,
+      tasksPerSecond: Math.round(rate * 100) / 100,
+      etaSeconds: rate > 0 ? Math.round(Math.max(0, planned - done) / rate) : null,
+      updatedAt: new Date().toISOString(),
+    };
+  }
+
+  /** Progress from Postgres (the truth), mirrored into the round row for the API and the CLI. */
+  async function refreshRoundProgress(roundId: string): Promise<RoundProgress> {
+    const progress = await computeProgress(roundId);
+    await db.update(rounds).set({ progress: mergeProgress(progress) }).where(eq(rounds.id, roundId));
+    return progress;
+  }
+
+  async function setRoundStatus(roundId: string, status: RoundStatus): Promise<void> {
+    const set: Record<string, unknown> = { status };
+    if (status === 'running') {
+      // The error-rate window restarts after a resume, so old failures do not pause it again at once.
+      set.progress = sql`${rounds.progress} || jsonb_build_object('resumedAt', ${new Date().toISOString()}::text)`;
+    }
+    await db.update(rounds).set(set).where(eq(rounds.id, roundId));
+  }
+
+  async function finishRound(roundId: string, status: RoundStatus): Promise<RoundProgress> {
+    // Anything still marked running can only be a task whose workflow was cancelled mid-step.
+    await db
+      .update(tasks)
+      .set({ status: 'cancelled', finishedAt: new Date() })
+      .where(and(eq(tasks.roundId, roundId), eq(tasks.status, 'running')));
+    const progress = await computeProgress(roundId, status);
+    await db
+      .update(rounds)
+      .set({ status, progress: mergeProgress(progress), finishedAt: new Date() })
+      .where(eq(rounds.id, roundId));
+    return progress;
+  }
+
+  return { beginTask, finishTask, loadRoundPlan, refreshRoundProgress, setRoundStatus, finishRound };
+}

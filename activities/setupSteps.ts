@@ -1,0 +1,40 @@
+import type { SetupStep, TaskArtifact } from './package/taskPackage.ts';
+import type { TaskState } from './taskState.ts';
+import type { OsManifest } from '../preparers/os/manifest.ts';
+
+/** Where the packed Thunderbird profile is downloaded to before it is unpacked into ~/. */
+export const PROFILE_ARCHIVE_PATH = '.cache/cua-forge/thunderbird-profile.tar.gz';
+export const isProfilePath = (path: string) => path.startsWith('.thunderbird/');
+
+/**
+ * Typed setup steps from a task state: download the initial files (the Thunderbird profile as one
+ * archive, unpacked into ~), recreate directories and modes from the OS manifest, open the
+ * documents that should be open, launch Thunderbird when a profile is part of the task.
+ */
+export function setupStepsFor(
+  state: TaskState,
+  artifacts: TaskArtifact[],
+  manifest: OsManifest,
+  launch: string[][],
+): SetupStep[] {
+  const steps: SetupStep[] = [];
+  const dirs = manifest.entries.filter((e) => e.type === 'dir').map((e) => e.path);
+  for (const dir of dirs) steps.push({ type: 'mkdir', vmPath: dir });
+  const downloads = artifacts
+    .filter((a) => a.role === 'initial')
+    .map((a) => ({ artifactKey: a.key, sha256: a.sha256, vmPath: a.vmPath }));
+  if (downloads.length > 0) steps.push({ type: 'download', files: downloads });
+  if (downloads.some((d) => d.vmPath === PROFILE_ARCHIVE_PATH)) {
+    steps.push({ type: 'extract', archiveVmPath: PROFILE_ARCHIVE_PATH, into: '~' });
+  }
+  for (const e of manifest.entries) {
+    if (e.mode && e.type !== 'symlink') steps.push({ type: 'chmod', vmPath: e.path, mode: e.mode });
+  }
+  if (state.prepares.some((p) => p.app === 'thunderbird')) steps.push({ type: 'launch', command: ['thunderbird'] });
+  for (const command of launch) steps.push({ type: 'launch', command });
+  for (const p of state.prepares) {
+    if (p.open && (p.app === 'calc' || p.app === 'writer' || p.app === 'impress')) steps.push({ type: 'open', vmPath: p.target });
+  }
+  if (steps.length === 0) steps.push({ type: 'sleep', seconds: 1 });
+  return steps;
+}

@@ -1,0 +1,58 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../infra/db/client.ts';
+import { taskNodeRuns, tasks } from '../infra/db/schema.ts';
+import type { TaskOutcome } from './types.ts';
+
+export interface NodeRun {
+  nodeId: string;
+  kind: string;
+  status: 'ok' | 'failed' | 'rejected';
+  durationMs: number;
+  outputKey?: string;
+  detail?: string;
+}
+
+/** Node runs are keyed by (task, node): a retried stage overwrites its own rows, never duplicates. */
+export async function recordNodeRuns(database: Database, taskId: string, runs: NodeRun[]): Promise<void> {
+  if (runs.length === 0) return;
+  await database.db
+    .insert(taskNodeRuns)
+    .values(runs.map((r) => ({ taskId, ...r, durationMs: Math.round(r.durationMs) })))
+    .onConflictDoUpdate({
+      target: [taskNodeRuns.taskId, taskNodeRuns.nodeId],
+      set: {
+        status: sql`excluded.status`,
+        durationMs: sql`excluded.duration_ms`,
+        outputKey: sql`excluded.output_key`,
+        detail: sql`excluded.detail`,
+      },
+    });
+}
+
+/**
+ * Ends a running task with its outcome and rolls its LLM cost up from the ledger. Only a running
+ * task changes, so a late cancel never overwrites an accepted package, and vice versa.
+ */
+export async function finishTaskRecord(
+  database: Database,
+  taskId: string,
+  outcome: TaskOutcome,
+  why: { reason?: string; node?: string; detail?: string } = {},
+  extra: Partial<typeof tasks.$inferInsert> = {},
+): Promise<boolean> {
+  const rows = await database.db
+    .update(tasks)
+    .set({
+      status: outcome,
+      rejectReason: outcome === 'accepted' ? null : (why.reason ?? null),
+      rejectNode: outcome === 'accepted' ? null : (why.node ?? null),
+      rejectDetail: outcome === 'accepted' ? null : (why.detail?.slice(0, 4000) ?? null),
+      finishedAt: new Date(),
+      costUsd: sql`(SELECT coalesce(sum(usd), 0) FROM llm_calls WHERE task_id = ${taskId})`,
+      tokens: sql`(SELECT coalesce(sum(prompt_tokens + completion_tokens), 0)::int FROM llm_calls WHERE task_id = ${taskId})`,
+      ...extra,
+    })
+    .where(and(eq(tasks.id, taskId), eq(tasks.status, 'running')))
+    .returning({ id: tasks.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,84 @@
+import type { ObjectStore } from '../infra/objectStore.ts';
+import type { AppId, FileMap } from '../preparers/types.ts';
+import type { Context } from '../skills/template.ts';
+
+/** One file of a task state, stored content-addressed in the object store. */
+export interface StoredFile {
+  key: string;
+  sha256: string;
+  size: number;
+  app: AppId;
+}
+
+/**
+ * Everything later stages need, written once by the prepare stage: small JSON that points at
+ * artifacts by key, so workflow payloads stay small.
+ */
+export interface TaskState {
+  instruction: string;
+  items: { text: string; weight: number }[];
+  checks: { kind: string; file?: string }[];
+  edits: { op: string }[];
+  prepares: { app: AppId; target: string; open: boolean }[];
+  initial: Record<string, StoredFile>;
+  solved: Record<string, StoredFile>;
+  verdicts: { initial: boolean[]; solved: boolean[] };
+}
+
+const contextKey = (taskId: string) => `tasks/${taskId}/context.json`;
+const stateKey = (taskId: string) => `tasks/${taskId}/state.json`;
+
+export async function saveContext(store: ObjectStore, taskId: string, ctx: Context): Promise<void> {
+  await store.putObject(contextKey(taskId), JSON.stringify(ctx), 'application/json');
+}
+
+export async function loadContext(store: ObjectStore, taskId: string): Promise<Context> {
+  return JSON.parse((await store.getObject(contextKey(taskId))).toString('utf8')) as Context;
+}
+
+export async function saveState(store: ObjectStore, taskId: string, state: TaskState): Promise<void> {
+  await store.putObject(stateKey(taskId), JSON.stringify(state), 'application/json');
+}
+
+export async function loadState(store: ObjectStore, taskId: string): Promise<TaskState> {
+  return JSON.parse((await store.getObject(stateKey(taskId))).toString('utf8')) as TaskState;
+}
+
+const contentTypes: Record<string, string> = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  gz: 'application/gzip',
+  json: 'application/json',
+  txt: 'text/plain',
+};
+
+export function contentTypeOf(path: string): string {
+  return contentTypes[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}
+
+export async function storeFiles(
+  store: ObjectStore,
+  files: FileMap,
+  appOfPath: (path: string) => AppId,
+): Promise<Record<string, StoredFile>> {
+  const out: Record<string, StoredFile> = {};
+  const entries = Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1));
+  await Promise.all(
+    entries.map(async ([path, bytes]) => {
+      const stored = await store.putArtifact(bytes, contentTypeOf(path));
+      out[path] = { ...stored, app: appOfPath(path) };
+    }),
+  );
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+export async function fetchFiles(store: ObjectStore, files: Record<string, StoredFile>): Promise<FileMap> {
+  const out: FileMap = {};
+  await Promise.all(
+    Object.entries(files).map(async ([path, f]) => {
+      out[path] = new Uint8Array(await store.getObject(f.key));
+    }),
+  );
+  return out;
+}

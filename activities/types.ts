@@ -1,0 +1,69 @@
+/**
+ * The contract between workflows and activities. Workflows import these types only; payloads are
+ * small (ids, keys, verdicts), never file contents.
+ */
+export type StopReason = 'budget_exhausted' | 'paused_error_rate' | 'cancelled';
+
+export interface TaskRef {
+  roundId: string;
+  skillId: string;
+  specVersion: number;
+  taskIndex: number;
+  taskId: string;
+  taskSeed: number;
+}
+
+export interface BeginTaskInput {
+  roundId: string;
+  skillId: string;
+  specVersion: number;
+  taskIndex: number;
+}
+
+export type Gate = { status: 'run'; task: TaskRef } | { status: 'done' } | { status: 'stop'; reason: StopReason };
+
+export type StepResult = { ok: true } | { ok: false; reason: string; node: string; detail: string };
+export type PrepareResult = StepResult & { office?: boolean };
+
+export type TaskOutcome = 'accepted' | 'rejected' | 'failed' | 'cancelled';
+
+export interface RoundPlanEntry {
+  position: number;
+  skillId: string;
+  specVersion: number;
+  tasks: number;
+}
+
+export type RoundStatus =
+  | 'running'
+  | 'completed'
+  | 'cancelled'
+  | 'budget_exhausted'
+  | 'paused_error_rate'
+  | 'failed';
+
+export interface RoundProgress {
+  status: RoundStatus;
+  skillsTotal: number;
+  skillsDone: number;
+  tasksPlanned: number;
+  tasksDone: number;
+  accepted: number;
+  rejected: number;
+  failed: number;
+  cancelled: number;
+  running: number;
+  rejectedByReason: Record<string, number>;
+  spendUsd: number;
+  budgetUsd: number | null;
+  tasksPerSecond: number;
+  etaSeconds: number | null;
+  updatedAt: string;
+}
+
+export interface SkillRunSummary {
+  skillId: string;
+  stopped: 'completed' | StopReason;
+  started: number;
+  outcomes: Record<TaskOutcome, number>;
+}

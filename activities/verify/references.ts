@@ -1,0 +1,48 @@
+import type { AppId, FileMap } from '../../preparers/types.ts';
+
+const EXTENSION_APP: Record<string, AppId> = { xlsx: 'calc', docx: 'writer', pptx: 'impress' };
+const EXTENSION = /\.(?:xlsx|docx|pptx|csv|txt|md|json|pdf|zip|tar\.gz|log|conf|ini|sh|py)\b/gi;
+
+export function appOfPath(path: string): AppId {
+  if (path.startsWith('.thunderbird/')) return 'thunderbird';
+  return EXTENSION_APP[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'os';
+}
+
+/**
+ * Verification step 1: every file the rubric names exists (in the solved state: a check may name
+ * a file the agent creates), with the app its check kind expects; every file name the instruction
+ * mentions is one of the task's files.
+ */
+export function referenceProblems(
+  instruction: string,
+  checks: { kind: string; file?: string }[],
+  initial: FileMap,
+  solved: FileMap,
+): string[] {
+  const problems: string[] = [];
+  const solvedPaths = Object.keys(solved);
+  const exists = (p: string) => p in solved || solvedPaths.some((s) => s.startsWith(`${p.replace(/\/$/, '')}/`));
+  for (const check of checks) {
+    if (!check.file) continue;
+    const app = check.kind.split('.')[0] as AppId;
+    if (!/absent|not_exists/.test(check.kind) && !exists(check.file)) {
+      problems.push(`check ${check.kind} names ${check.file}, which no prepare or oracle edit produces`);
+    }
+    const fileApp = appOfPath(check.file);
+    if ((app === 'calc' || app === 'writer' || app === 'impress') && fileApp !== app) {
+      problems.push(`check ${check.kind} names ${check.file}, which is not a ${app} file`);
+    }
+  }
+  // File names may hold spaces, so a mention matches when a known name ends right at an extension.
+  const names = [...Object.keys(initial), ...solvedPaths].map((p) => p.split('/').pop()!.toLowerCase());
+  const lower = instruction.toLowerCase();
+  for (const m of instruction.matchAll(EXTENSION)) {
+    const end = m.index! + m[0].length;
+    const known = names.some((n) => lower.slice(0, end).endsWith(n) && !/[\w-]/.test(lower[end - n.length - 1] ?? ' '));
+    if (!known) {
+      const word = /[\w-]*$/.exec(instruction.slice(0, m.index!))![0];
+      problems.push(`the instruction mentions ${word}${m[0]}, which is not among the task's files`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,122 @@
+import type { Command } from 'commander';
+import type { RoundProgress } from '../../activities/types.ts';
+import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../infra/rounds/control.ts';
+import { startRound } from '../../infra/rounds/start.ts';
+import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
+import { progressLine, summaryLines } from '../progress.ts';
+
+const ENDED = new Set(['completed', 'cancelled', 'budget_exhausted', 'failed']);
+
+/** Redraws one progress line until the round ends (or pauses); returns the last progress. */
+export async function watchRound(ctx: CommandContext, roundId: string, everyMs = 1000): Promise<RoundProgress> {
+  const deps = { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client };
+  const tty = process.stdout.isTTY;
+  let last = '';
+  for (;;) {
+    const p = await roundProgress(deps, roundId);
+    const round = await getRound(deps, roundId);
+    const line = p ? progressLine(p) : 'waiting for the first progress…';
+    if (tty) process.stdout.write(`\r\x1b[2K${line}`);
+    else if (line !== last) process.stdout.write(`${line}\n`);
+    last = line;
+    if (ENDED.has(round.status) && round.finishedAt) {
+      if (tty) process.stdout.write('\n');
+      return round.progress as RoundProgress;
+    }
+    if (round.status === 'paused_error_rate' && p?.running === 0) {
+      if (tty) process.stdout.write('\n');
+      process.stdout.write(`round ${roundId} paused: its error rate passed the threshold; fix the cause, then: forge round resume ${roundId}\n`);
+      return p;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export function register(program: Command): void {
+  const round = program.command('round').description('generation rounds: start, watch, cancel, resume');
+
+  round
+    .command('start')
+    .description('start a generation round')
+    .option('--id <id>', 'round id (default: generated)')
+    .option('--skills <ids...>', 'skill ids or globs, e.g. calc.* (default: every active skill)')
+    .option('--tasks-per-skill <n>', 'tasks per skill', parseIntOption('--tasks-per-skill'), 3)
+    .option('--budget <usd>', 'stop starting tasks when spend reaches this', parseNumberOption('--budget'))
+    .option('--window <n>', 'skill workflows at once', parseIntOption('--window'), 8)
+    .option('--task-concurrency <n>', 'tasks in flight per skill', parseIntOption('--task-concurrency'), 2)
+    .option('--seed <n>', 'round seed', parseIntOption('--seed'), 1)
+    .option('--watch', 'watch progress until the round ends')
+    .action(async (o) => {
+      await withContext(async (ctx) => {
+        const started = await startRound(
+          { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client },
+          {
+            roundId: o.id,
+            skills: o.skills ?? [],
+            tasksPerSkill: o.tasksPerSkill,
+            budgetUsd: o.budget,
+            window: o.window,
+            taskConcurrency: o.taskConcurrency,
+            seed: o.seed,
+          },
+        );
+        process.stdout.write(
+          `round ${started.roundId}: ${started.skills} skills, ${started.tasks} tasks (workflow ${started.workflowId})\n`,
+        );
+        if (o.watch) await watchRound(ctx, started.roundId);
+      });
+    });
+
+  round
+    .command('status <roundId>')
+    .description('progress of a round')
+    .action(async (roundId: string) => {
+      await withContext(async (ctx) => {
+        const deps = { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client };
+        const p = await roundProgress(deps, roundId);
+        if (!p) throw new Error(`round ${roundId} has reported no progress yet`);
+        for (const line of summaryLines(p)) process.stdout.write(`${line}\n`);
+      });
+    });
+
+  round
+    .command('watch <roundId>')
+    .description('live progress bar until the round ends')
+    .action(async (roundId: string) => {
+      await withContext((ctx) => watchRound(ctx, roundId));
+    });
+
+  round
+    .command('cancel <roundId>')
+    .description('stop a round cleanly: running tasks end as cancelled')
+    .action(async (roundId: string) => {
+      await withContext(async (ctx) => {
+        await cancelRound({ config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client }, roundId);
+        process.stdout.write(`round ${roundId}: cancel requested\n`);
+      });
+    });
+
+  round
+    .command('resume <roundId>')
+    .description('continue a round paused for its error rate')
+    .action(async (roundId: string) => {
+      await withContext(async (ctx) => {
+        await resumeRound({ config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client }, roundId);
+        process.stdout.write(`round ${roundId}: resumed\n`);
+      });
+    });
+
+  round
+    .command('list')
+    .description('recent rounds')
+    .action(async () => {
+      await withContext(async (ctx) => {
+        for (const r of await listRounds({ database: ctx.runtime.database })) {
+          const p = r.progress as Partial<RoundProgress>;
+          process.stdout.write(
+            `${r.id.padEnd(24)} ${r.status.padEnd(18)} ${String(p.accepted ?? 0).padStart(6)} accepted  $${(p.spendUsd ?? 0).toFixed(4)}  ${r.createdAt.toISOString()}\n`,
+          );
+        }
+      });
+    });
+}

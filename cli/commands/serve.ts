@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { loadConfig } from '../../infra/config.ts';
+import { openDatabase } from '../../infra/db/client.ts';
+import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
+import { ObjectStore } from '../../infra/objectStore.ts';
+import { createServer } from '../../server/createServer.ts';
+import type { ServerActions } from '../../server/deps.ts';
+import { ApiError } from '../../server/errors.ts';
+
+/**
+ * The actions forge serve offers until each is wired to its implementation (round workflow,
+ * feedback ingest, export): each answers 501 naming the CLI command that does the same.
+ */
+function unavailable(what: string, command: string): () => Promise<never> {
+  return async () => {
+    throw new ApiError(
+      501,
+      'not_available',
+      `${what} is not available through this server yet: use \`${command}\``,
+    );
+  };
+}
+
+export const serveActions: ServerActions = {
+  startRound: unavailable('starting a round', 'forge round start'),
+  cancelRound: unavailable('cancelling a round', 'forge round cancel'),
+  planRound: unavailable('planning a round', 'forge round plan'),
+  ingestFeedback: unavailable('feedback upload', 'forge feedback ingest'),
+  startExport: unavailable('export', 'forge export'),
+};
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('the HTTP API (OpenAPI at /openapi.json) and the cost dashboard')
+    .option('--port <port>', 'port (default FORGE_API_PORT)')
+    .option('--host <host>', 'address to listen on (default FORGE_HOST)')
+    .action(async (opts: { port?: string; host?: string }) => {
+      const config = loadConfig();
+      const port = z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(65535)
+        .parse(opts.port ?? config.FORGE_API_PORT);
+      const host = opts.host ?? config.FORGE_HOST;
+      const endpoints = resolveServiceEndpoints(config);
+      const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE);
+      const store = new ObjectStore(endpoints.s3);
+      const app = createServer({ config, database, store, actions: serveActions }, { logger: true });
+      const address = await app.listen({ port, host });
+      process.stderr.write(
+        `forge serve: dashboard and API on ${address} (OpenAPI: ${address}/openapi.json)\n`,
+      );
+      if (!config.FORGE_API_TOKEN) {
+        process.stderr.write('forge serve: FORGE_API_TOKEN is not set: mutating routes answer 503\n');
+      }
+      const stop = async () => {
+        await app.close();
+        await database.close();
+      };
+      process.once('SIGINT', () => void stop());
+      process.once('SIGTERM', () => void stop());
+    });
+}

@@ -1,0 +1,51 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { stringify } from 'yaml';
+import { loadSkillLibrary, loadSpecFile, SpecError } from '../../skills/load.ts';
+
+export function register(program: Command): void {
+  const skills = program.command('skills').description('the skill library (skills/<app>/*.yaml)');
+
+  skills
+    .command('list')
+    .description('every skill with its apps, difficulty and channel')
+    .action(() => {
+      for (const { spec } of loadSkillLibrary().values()) {
+        process.stdout.write(
+          `${spec.id.padEnd(44)} ${spec.apps.join('+').padEnd(18)} d${spec.difficulty} ${spec.channel.padEnd(8)} ${spec.title}\n`,
+        );
+      }
+    });
+
+  skills
+    .command('show <id>')
+    .description('one skill spec, as validated')
+    .action((id: string) => {
+      const loaded = loadSkillLibrary().get(id);
+      if (!loaded) throw new Error(`no skill "${id}" (see forge skills list)`);
+      process.stdout.write(`# ${loaded.file} (sha256 ${loaded.sha256.slice(0, 12)})\n${stringify(loaded.spec)}`);
+    });
+
+  skills
+    .command('validate [files...]')
+    .description('validate spec files (default: the whole library); reports file, path and reason')
+    .action((files: string[]) => {
+      if (files.length === 0) {
+        const n = loadSkillLibrary().size;
+        process.stdout.write(`${n} skill specs valid\n`);
+        return;
+      }
+      let bad = 0;
+      for (const f of files) {
+        try {
+          loadSpecFile(path.resolve(f));
+          process.stdout.write(`ok   ${f}\n`);
+        } catch (err) {
+          if (!(err instanceof SpecError)) throw err;
+          bad++;
+          process.stderr.write(`${err.message}\n`);
+        }
+      }
+      if (bad > 0) throw new Error(`${bad} of ${files.length} specs invalid`);
+    });
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Command } from 'commander';
+
+/** Each file in cli/commands/ registers one top-level command group, so commands stay independent. */
+export interface CommandModule {
+  register(program: Command): void;
+}
+
+const program = new Command('forge')
+  .description('cua-forge: synthesize verified tasks for desktop computer-use agents')
+  .showHelpAfterError();
+
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+for (const file of readdirSync(dir).sort()) {
+  if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+  const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as Partial<CommandModule>;
+  mod.register?.(program);
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // Expected failures (bad input, missing service) print one clear line, not a stack trace.
+  process.stderr.write(`forge: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = process.exitCode || 1;
+}

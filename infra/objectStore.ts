@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import * as Minio from 'minio';
+import type { S3Endpoint } from './dev/endpoints.ts';
+
+export interface StoredArtifact {
+  key: string;
+  sha256: string;
+  size: number;
+}
+
+const notFoundCodes = new Set(['NotFound', 'NoSuchKey', 'NoSuchObject']);
+
+/**
+ * The artifact store: plain S3 calls through the minio client, so any S3 endpoint works.
+ * Artifacts are keyed by content hash, which makes a retried upload a no-op.
+ */
+export class ObjectStore {
+  readonly bucket: string;
+  private readonly client: Minio.Client;
+  private readonly region: string;
+
+  constructor(endpoint: S3Endpoint) {
+    this.bucket = endpoint.bucket;
+    this.region = endpoint.region;
+    this.client = new Minio.Client({
+      endPoint: endpoint.endPoint,
+      port: endpoint.port,
+      useSSL: endpoint.useSSL,
+      accessKey: endpoint.accessKey,
+      secretKey: endpoint.secretKey,
+      region: endpoint.region,
+      pathStyle: true,
+    });
+  }
+
+  async ensureBucket(): Promise<void> {
+    if (await this.client.bucketExists(this.bucket)) return;
+    try {
+      await this.client.makeBucket(this.bucket, this.region);
+    } catch (err) {
+      // Another process may have created it between our check and our call.
+      if (!(await this.client.bucketExists(this.bucket))) throw err;
+    }
+  }
+
+  static artifactKey(sha256: string): string {
+    return `artifacts/sha256/${sha256}`;
+  }
+
+  async putArtifact(bytes: Uint8Array, contentType: string): Promise<StoredArtifact> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const key = ObjectStore.artifactKey(sha256);
+    if (!(await this.exists(key))) await this.putObject(key, bytes, contentType);
+    return { key, sha256, size: bytes.byteLength };
+  }
+
+  async putObject(key: string, body: Uint8Array | string, contentType: string): Promise<void> {
+    const buffer = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+    await this.client.putObject(this.bucket, key, buffer, buffer.byteLength, { 'Content-Type': contentType });
+  }
+
+  async getObject(key: string): Promise<Buffer> {
+    const stream = await this.client.getObject(this.bucket, key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream)
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    return Buffer.concat(chunks);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.statObject(this.bucket, key);
+      return true;
+    } catch (err) {
+      if (notFoundCodes.has(String((err as { code?: unknown }).code))) return false;
+      throw err;
+    }
+  }
+
+  presignedGetUrl(key: string, seconds: number): Promise<string> {
+    return this.client.presignedGetObject(this.bucket, key, seconds);
+  }
+
+  /** Every key under prefix (recursively), sorted. */
+  async listPrefix(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) {
+      const name = (item as { name?: string }).name;
+      if (name !== undefined) keys.push(name);
+    }
+    return keys.sort();
+  }
+}

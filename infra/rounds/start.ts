@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { roundSettingsSchema } from '../../activities/roundSettings.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { SpecStore } from '../../skills/store.ts';
+import type { RoundWorkflowInput } from '../../workflows/round.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { roundSkills, rounds, skills } from '../db/schema.ts';
+import { taskQueues } from '../temporal/queues.ts';
+
+export const roundIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'round ids are lowercase letters, digits and dashes, at most 48');
+
+export const startRoundInputSchema = z
+  .object({
+    roundId: roundIdSchema.optional(),
+    /** Skill ids or globs (`calc.*`); empty = every active skill. */
+    skills: z.array(z.string().min(1)).default([]),
+    /** Per-skill task counts (an allocation plan); overrides tasksPerSkill for those skills. */
+    allocation: z.record(z.string(), z.number().int().min(0)).optional(),
+    tasksPerSkill: z.number().int().min(1).max(10_000).default(3),
+    budgetUsd: z.number().positive().optional(),
+    window: z.number().int().min(1).max(1000).default(8),
+    taskConcurrency: z.number().int().min(1).max(64).default(2),
+    seed: z.number().int().min(0).default(1),
+    reservationUsd: z.number().min(0).optional(),
+    pauseWindow: z.number().int().min(5).optional(),
+    pauseRejectRate: z.number().min(0).max(1).optional(),
+    taxonomyVersion: z.number().int().min(1).optional(),
+    fromFeedbackRound: z.string().optional(),
+    kind: z.enum(['generation', 'dry_run']).default('generation'),
+  })
+  .strict();
+export type StartRoundInput = z.input<typeof startRoundInputSchema>;
+
+export interface RoundDeps {
+  config: Config;
+  database: Database;
+  temporal: Client;
+}
+
+function globToRegex(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/** Picks skills by id or glob from the known ids; an unmatched selector is an error, not silence. */
+export function selectSkills(known: string[], selectors: string[]): string[] {
+  if (selectors.length === 0) return [...known].sort();
+  const picked = new Set<string>();
+  for (const sel of selectors) {
+    const re = globToRegex(sel);
+    const hits = known.filter((id) => re.test(id));
+    if (hits.length === 0) throw new Error(`no skill matches "${sel}"`);
+    for (const h of hits) picked.add(h);
+  }
+  return [...picked].sort();
+}
+
+export function newRoundId(): string {
+  const d = new Date().toISOString().slice(0, 10).replaceAll('-', '');
+  return `r${d}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * Records the round and its skill plan in Postgres (file specs synced in as versions first), then
+ * starts the round workflow. The plan lives in Postgres so rounds of 10,000 skills stay cheap.
+ */
+export async function startRound(deps: RoundDeps, raw: StartRoundInput): Promise<{ roundId: string; workflowId: string; skills: number; tasks: number }> {
+  const input = startRoundInputSchema.parse(raw);
+  const { db } = deps.database;
+  const specs = new SpecStore(deps.database);
+  await specs.syncLibrary(loadSkillLibrary());
+  const active = await db.select({ id: skills.id, version: skills.currentVersion, status: skills.status }).from(skills);
+  const byId = new Map(active.map((s) => [s.id, s]));
+  const selectable = active.filter((s) => s.status !== 'retired').map((s) => s.id);
+  const chosen = input.allocation
+    ? Object.entries(input.allocation).filter(([, n]) => n > 0).map(([id]) => id).sort()
+    : selectSkills(selectable, input.skills);
+  for (const id of chosen) if (!byId.has(id)) throw new Error(`allocation names unknown skill "${id}"`);
+  if (chosen.length === 0) throw new Error('the round selects no skills');
+
+  const roundId = input.roundId ?? newRoundId();
+  const existing = await db.select({ id: rounds.id }).from(rounds).where(eq(rounds.id, roundId));
+  if (existing.length > 0) throw new Error(`round ${roundId} already exists`);
+  const settings = roundSettingsSchema.parse({
+    tasksPerSkill: input.tasksPerSkill,
+    window: input.window,
+    taskConcurrency: input.taskConcurrency,
+    reservationUsd: input.reservationUsd,
+    pauseWindow: input.pauseWindow,
+    pauseRejectRate: input.pauseRejectRate,
+    models: { default: deps.config.llmApiKey ? deps.config.FORGE_LLM_MODEL : 'offline', judge: deps.config.llmApiKey ? deps.config.judgeModel : 'offline' },
+  });
+  const workflowId = `round-${roundId}`;
+  const plan = chosen.map((skillId, position) => ({
+    roundId,
+    position,
+    skillId,
+    specVersion: byId.get(skillId)!.version,
+    tasks: input.allocation?.[skillId] ?? input.tasksPerSkill,
+  }));
+  await db.transaction(async (tx) => {
+    await tx.insert(rounds).values({
+      id: roundId,
+      status: 'running',
+      kind: input.kind,
+      taxonomyVersion: input.taxonomyVersion ?? null,
+      fromFeedbackRound: input.fromFeedbackRound ?? null,
+      seed: input.seed,
+      budgetUsd: input.budgetUsd ?? null,
+      settings,
+      workflowId,
+    });
+    for (let i = 0; i < plan.length; i += 1000) await tx.insert(roundSkills).values(plan.slice(i, i + 1000));
+  });
+  const queues = taskQueues(deps.config);
+  const args: RoundWorkflowInput = { roundId, window: settings.window, taskConcurrency: settings.taskConcurrency, queues };
+  await deps.temporal.workflow.start('generationRound', { workflowId, taskQueue: queues.prepare, args: [args] });
+  return { roundId, workflowId, skills: plan.length, tasks: plan.reduce((a, p) => a + p.tasks, 0) };
+}

@@ -1,0 +1,61 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createLlmStageActivities } from '../../activities/llmStage.ts';
+import { createOfficeActivities } from '../../activities/office.ts';
+import { createPrepareActivities } from '../../activities/prepare.ts';
+import { createRoundActivities } from '../../activities/round.ts';
+import { closeOffice } from '../../preparers/office/index.ts';
+import type { Runtime } from '../runtime.ts';
+import { type QueueName, queueConcurrency, taskQueue } from './queues.ts';
+import { workflowBundle } from './workflowBundle.ts';
+
+export interface RunningWorkers {
+  /** Resolves when every worker has stopped. */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts one Temporal worker per named queue in this process. Workflows run on the prepare
+ * queue's worker; each queue has its own activity concurrency from config.
+ */
+export async function startWorkers(runtime: Runtime, queues: readonly QueueName[]): Promise<RunningWorkers> {
+  const { config } = runtime;
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const workers: Worker[] = [];
+  try {
+    for (const queue of queues) {
+      const activities =
+        queue === 'llm'
+          ? createLlmStageActivities(runtime)
+          : queue === 'office'
+            ? createOfficeActivities(runtime)
+            : { ...createPrepareActivities(runtime), ...createRoundActivities(runtime) };
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.TEMPORAL_NAMESPACE,
+          taskQueue: taskQueue(config, queue),
+          activities,
+          maxConcurrentActivityTaskExecutions: queueConcurrency(config, queue),
+          ...(queue === 'prepare'
+            ? { workflowBundle: await workflowBundle(config.home), maxCachedWorkflows: 500 }
+            : {}),
+        }),
+      );
+    }
+  } catch (err) {
+    await connection.close();
+    throw err;
+  }
+  const done = Promise.all(workers.map((w) => w.run())).then(async () => {
+    await connection.close();
+    if (queues.includes('office')) await closeOffice();
+  });
+  return {
+    done,
+    async shutdown() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { Preparer } from '../types.ts';
+import { applyCalcEdits } from './apply.ts';
+import { buildWorkbook } from './build.ts';
+import { probeCalc } from './probe.ts';
+import { type CalcCheck, type CalcDoc, type CalcEdit, calcCheckSchema, calcDocSchema, calcEditSchema } from './schema.ts';
+
+export * from './schema.ts';
+
+/**
+ * Checks whose verdict cannot survive a headless LibreOffice save: `--convert-to` has no view,
+ * so view settings (frozen panes) are not written back. The office-verification node compares
+ * every other check before and after the round trip.
+ */
+export const CALC_CHECKS_LOST_IN_HEADLESS_SAVE: readonly CalcCheck['kind'][] = ['calc.freeze'];
+
+/** The Calc preparer: xlsx workbooks built with exceljs, plus chart parts written directly. */
+export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
+  app: 'calc',
+  docSchema: calcDocSchema,
+  editSchema: calcEditSchema,
+  checkSchema: calcCheckSchema,
+  async build(target, doc) {
+    return { [target]: await buildWorkbook(calcDocSchema.parse(doc)) };
+  },
+  apply(files, edits) {
+    return applyCalcEdits(files, edits.map((e) => calcEditSchema.parse(e)));
+  },
+  probe(files, check) {
+    return probeCalc(files, calcCheckSchema.parse(check));
+  },
+};

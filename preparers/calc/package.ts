@@ -1,0 +1,42 @@
+import JSZip from 'jszip';
+import { quoteSheet, splitSheetRef } from './a1.ts';
+import { writeCharts } from './charts.ts';
+import type { ChartSpec } from './schema.ts';
+import { escapeXml, readPart, sheetParts } from './xml.ts';
+
+/**
+ * Finishes an xlsx written by exceljs with what exceljs cannot write: chart parts, and the
+ * hidden `_xlnm._FilterDatabase` names without which LibreOffice drops autofilters on load.
+ */
+export async function finishXlsx(bytes: Uint8Array, charts: ChartSpec[]): Promise<Uint8Array> {
+  const zip = await JSZip.loadAsync(bytes);
+  await writeCharts(zip, charts);
+  await addFilterDatabaseNames(zip);
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+async function addFilterDatabaseNames(zip: JSZip): Promise<void> {
+  let workbook = (await readPart(zip, 'xl/workbook.xml')) ?? '';
+  workbook = workbook.replace(/<definedName\b[^>]*name="_xlnm\._FilterDatabase"[^>]*>[^<]*<\/definedName>/g, '');
+  const names: string[] = [];
+  const sheets = await sheetParts(zip);
+  for (const [index, sheet] of sheets.entries()) {
+    const xml = (await readPart(zip, sheet.path)) ?? '';
+    const ref = /<autoFilter\b[^>]*\bref="([^"]+)"/.exec(xml)?.[1];
+    if (!ref) continue;
+    const abs = splitSheetRef(ref)
+      .range.split(':')
+      .map((c) => c.replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2'))
+      .join(':');
+    names.push(
+      `<definedName name="_xlnm._FilterDatabase" localSheetId="${index}" hidden="1">${escapeXml(`${quoteSheet(sheet.name)}!${abs}`)}</definedName>`,
+    );
+  }
+  workbook = workbook.replace(/<definedNames>\s*<\/definedNames>|<definedNames\/>/, '');
+  if (names.length > 0) {
+    workbook = workbook.includes('<definedNames>')
+      ? workbook.replace('<definedNames>', `<definedNames>${names.join('')}`)
+      : workbook.replace('</sheets>', `</sheets><definedNames>${names.join('')}</definedNames>`);
+  }
+  zip.file('xl/workbook.xml', workbook);
+}

@@ -1,0 +1,449 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the Calc preparer: the doc spec a task's workbook is built from, the oracle edit ops
+ * (`calc.*`) and the rubric check kinds (`calc.*`). Skill YAML authors and LLMs write these, so
+ * every field is strict and described. Cells are A1 references (`B7`), ranges are `A1:D20`,
+ * columns are letters (`C`); all are sheet-local, the sheet is named separately.
+ */
+
+const homePath = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[^\0\r\n]+\.xlsx$/i, 'a home-relative path ending in .xlsx, without ".."')
+  .describe('The workbook, as a path relative to the home directory, e.g. "Desktop/budget.xlsx".');
+
+export const sheetName = z
+  .string()
+  .min(1)
+  .max(31)
+  .regex(/^[^[\]:*?/\\]+$/, 'a sheet name has 1–31 characters and none of [ ] : * ? / \\')
+  .refine((s) => !s.startsWith("'") && !s.endsWith("'"), 'a sheet name cannot start or end with an apostrophe')
+  .describe('A worksheet name.');
+
+export const cellRef = z
+  .string()
+  .regex(/^[A-Z]{1,3}[1-9][0-9]{0,6}$/, 'an A1 cell reference such as "B7"')
+  .describe('A cell, A1 style, e.g. "B7".');
+
+export const rangeRef = z
+  .string()
+  .regex(/^[A-Z]{1,3}[1-9][0-9]{0,6}(:[A-Z]{1,3}[1-9][0-9]{0,6})?$/, 'an A1 range such as "A2:D20" (or one cell)')
+  .describe('A rectangular range on one sheet, e.g. "A2:D20"; a single cell is allowed.');
+
+export const columnRef = z
+  .string()
+  .regex(/^[A-Z]{1,3}$/, 'a column letter such as "C"')
+  .describe('A column letter, e.g. "C".');
+
+export const cellValue = z
+  .union([z.string().max(32_767), z.number().finite(), z.boolean(), z.null()])
+  .describe('A cell value: text, number, boolean or null (empty). Dates are ISO strings "YYYY-MM-DD".');
+export type CellValue = z.infer<typeof cellValue>;
+
+const hexColor = z
+  .string()
+  .regex(/^#?[0-9A-Fa-f]{6}$/, 'an RGB hex colour such as "FFEB9C"')
+  .describe('Fill colour as RGB hex, e.g. "FFEB9C" (a leading # is allowed).');
+
+const numFmt = z.string().min(1).max(255).describe('An Excel number format code, e.g. "#,##0.00" or "0.0%".');
+
+export const COLUMN_TYPES = ['text', 'int', 'number', 'currency', 'percent', 'date'] as const;
+export const CHART_TYPES = ['bar', 'col', 'line', 'pie', 'scatter'] as const;
+
+const column = z
+  .object({
+    header: z.string().min(1).max(255).describe('Header text in row 1.'),
+    type: z.enum(COLUMN_TYPES).describe('Value type; picks the default number format of the column.'),
+    numFmt: numFmt.optional().describe('Overrides the default number format of the type.'),
+    width: z.number().min(1).max(255).optional().describe('Column width in characters.'),
+  })
+  .strict();
+
+const styleSpec = z
+  .object({
+    range: rangeRef,
+    bold: z.boolean().optional().describe('Bold font.'),
+    italic: z.boolean().optional().describe('Italic font.'),
+    fill: hexColor.optional(),
+  })
+  .strict()
+  .describe('A style applied to every cell of a range.');
+
+const freeze = z
+  .object({
+    rows: z.number().int().min(0).max(1000).describe('Rows frozen at the top (1 = header row).'),
+    cols: z.number().int().min(0).max(100).describe('Columns frozen at the left.'),
+  })
+  .strict();
+
+export const chartSpec = z
+  .object({
+    sheet: sheetName.describe('The sheet the chart is drawn on and whose cells it plots.'),
+    type: z.enum(CHART_TYPES).describe('bar = horizontal bars, col = vertical columns, line, pie, scatter.'),
+    title: z.string().max(255).optional().describe('Chart title.'),
+    categories: rangeRef.describe('Category labels (x values for scatter), e.g. "A2:A13".'),
+    values: z.array(rangeRef).min(1).max(8).describe('One range per data series, e.g. ["B2:B13"].'),
+    seriesNames: z.array(z.string().max(255)).optional().describe('Series names, in the order of values.'),
+    anchor: z
+      .object({ from: cellRef.describe('Top-left cell.'), to: cellRef.describe('Bottom-right cell.') })
+      .strict()
+      .optional()
+      .describe('Where the chart is placed; defaults to a 8×15 cell box right of the data.'),
+  })
+  .strict()
+  .describe('A chart over cells of one sheet.');
+export type ChartSpec = z.infer<typeof chartSpec>;
+
+const formulaSpec = z
+  .object({
+    cell: cellRef,
+    formula: z.string().min(1).max(8192).describe('Formula without the leading "=", e.g. "SUM(B2:B9)".'),
+    result: cellValue.optional().describe('Cached result; computed by the built-in evaluator when omitted.'),
+  })
+  .strict();
+
+const sheetSpec = z
+  .object({
+    name: sheetName,
+    columns: z.array(column).max(200).default([]).describe('Columns, left to right; headers go in row 1.'),
+    rows: z
+      .array(z.array(cellValue).max(200))
+      .max(100_000)
+      .default([])
+      .describe('Data rows from row 2 (row 1 when there are no columns), one value per column.'),
+    formulas: z.array(formulaSpec).max(10_000).default([]).describe('Formula cells.'),
+    headerStyle: z
+      .object({ bold: z.boolean().default(true), fill: hexColor.optional() })
+      .strict()
+      .default({ bold: true })
+      .describe('Style of the header row.'),
+    styles: z.array(styleSpec).max(1000).default([]),
+    merges: z.array(rangeRef).max(1000).default([]).describe('Ranges to merge.'),
+    freeze: freeze.optional(),
+    autoFilter: rangeRef.optional().describe('Range with an autofilter, e.g. "A1:D20".'),
+  })
+  .strict();
+
+export const calcDocSchema = z
+  .object({
+    sheets: z.array(sheetSpec).min(1).max(50),
+    charts: z.array(chartSpec).max(50).default([]),
+  })
+  .strict()
+  .superRefine((doc, ctx) => {
+    const names = doc.sheets.map((s) => s.name.toLowerCase());
+    if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', message: 'sheet names must be unique' });
+    doc.charts.forEach((c, i) => {
+      if (!names.includes(c.sheet.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: ['charts', i, 'sheet'], message: `no sheet named "${c.sheet}"` });
+      }
+    });
+  })
+  .describe('A workbook: sheets with typed columns, rows, formulas, styles, and charts.');
+export type CalcDoc = z.infer<typeof calcDocSchema>;
+export type CalcDocInput = z.input<typeof calcDocSchema>;
+
+const on = { file: homePath, sheet: sheetName };
+
+const conditionalRule = z
+  .object({
+    operator: z
+      .enum(['greaterThan', 'lessThan', 'equal', 'notEqual', 'greaterThanOrEqual', 'lessThanOrEqual', 'between'])
+      .describe('Comparison of each cell against the value(s).'),
+    values: z.array(z.union([z.number(), z.string()])).min(1).max(2).describe('One value, two for between.'),
+    fill: hexColor.describe('Fill of matching cells.'),
+    bold: z.boolean().optional(),
+  })
+  .strict();
+
+const filterCondition = z
+  .object({
+    equals: cellValue.optional().describe('Keep rows whose cell equals this.'),
+    greaterThan: z.number().optional().describe('Keep rows whose cell is greater than this.'),
+    lessThan: z.number().optional().describe('Keep rows whose cell is less than this.'),
+    contains: z.string().optional().describe('Keep rows whose cell text contains this (case-insensitive).'),
+  })
+  .strict()
+  .refine((c) => Object.keys(c).length > 0, 'give at least one condition');
+
+export const calcEditSchema = z
+  .discriminatedUnion('op', [
+    z.object({ op: z.literal('calc.set_value'), ...on, cell: cellRef, value: cellValue }).strict(),
+    z
+      .object({
+        op: z.literal('calc.set_values'),
+        ...on,
+        cell: cellRef.describe('Top-left cell of the block.'),
+        values: z.array(z.array(cellValue)).min(1).describe('Rows of values.'),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.set_formula'),
+        ...on,
+        cell: cellRef,
+        formula: z.string().min(1).max(8192).describe('Formula, with or without the leading "=".'),
+        result: cellValue.optional().describe('Cached result; computed by the built-in evaluator when omitted.'),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.fill_formula'),
+        ...on,
+        range: rangeRef.describe('Cells to fill, e.g. "D2:D20"; the formula is written for the first cell.'),
+        formula: z.string().min(1).max(8192).describe('Formula of the first cell; relative references shift.'),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.sort_range'),
+        ...on,
+        range: rangeRef.describe('The whole table block, e.g. "A1:D20".'),
+        column: columnRef.describe('Sort key column.'),
+        direction: z.enum(['asc', 'desc']).default('asc'),
+        header: z.boolean().default(true).describe('The first row of the range is a header and stays.'),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.remove_duplicates'),
+        ...on,
+        range: rangeRef.describe('The table block, e.g. "A1:D20".'),
+        columns: z.array(columnRef).optional().describe('Key columns; all columns of the range when omitted.'),
+        header: z.boolean().default(true),
+      })
+      .strict()
+      .describe('Keeps the first of rows with equal keys; later rows move up.'),
+    z.object({ op: z.literal('calc.set_number_format'), ...on, range: rangeRef, numFmt }).strict(),
+    z
+      .object({
+        op: z.literal('calc.set_style'),
+        ...on,
+        range: rangeRef,
+        bold: z.boolean().optional(),
+        italic: z.boolean().optional(),
+        fill: hexColor.optional(),
+      })
+      .strict(),
+    z.object({ op: z.literal('calc.merge'), ...on, range: rangeRef }).strict(),
+    z.object({ op: z.literal('calc.rename_sheet'), file: homePath, sheet: sheetName, to: sheetName }).strict(),
+    z
+      .object({
+        op: z.literal('calc.add_sheet'),
+        file: homePath,
+        sheet: sheetName,
+        position: z.number().int().min(0).optional().describe('0-based position; last when omitted.'),
+      })
+      .strict(),
+    z.object({ op: z.literal('calc.delete_sheet'), file: homePath, sheet: sheetName }).strict(),
+    z.object({ op: z.literal('calc.freeze_panes'), ...on, ...freeze.shape }).strict(),
+    z
+      .object({
+        op: z.literal('calc.fill_series'),
+        ...on,
+        range: rangeRef.describe('A single row or column, e.g. "A2:A20".'),
+        start: z.number().describe('First value.'),
+        step: z.number().default(1).describe('Increment.'),
+      })
+      .strict(),
+    z.object({ op: z.literal('calc.add_chart'), file: homePath, chart: chartSpec }).strict(),
+    z.object({ op: z.literal('calc.autofilter'), ...on, range: rangeRef }).strict(),
+    z
+      .object({
+        op: z.literal('calc.filter'),
+        ...on,
+        range: rangeRef.describe('The table including its header row, e.g. "A1:D20".'),
+        column: columnRef,
+        keep: filterCondition,
+      })
+      .strict()
+      .describe('Sets an autofilter on the range and hides the data rows that do not match.'),
+    z
+      .object({
+        op: z.literal('calc.conditional_format'),
+        ...on,
+        range: rangeRef,
+        rule: conditionalRule,
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.delete_rows'),
+        ...on,
+        row: z.number().int().min(1).describe('First row to delete (1-based).'),
+        count: z.number().int().min(1).default(1),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.insert_row'),
+        ...on,
+        row: z.number().int().min(1).describe('The new row gets this number; rows below move down.'),
+        values: z.array(cellValue).default([]),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.copy_range'),
+        ...on,
+        range: rangeRef,
+        toSheet: sheetName.describe('Destination sheet (may be the same sheet).'),
+        toCell: cellRef.describe('Top-left destination cell.'),
+      })
+      .strict()
+      .describe('Copies values (formula results as values) and number formats.'),
+    z
+      .object({
+        op: z.literal('calc.set_column_width'),
+        ...on,
+        column: columnRef,
+        width: z.number().min(0.5).max(255),
+      })
+      .strict(),
+  ])
+  .describe('An oracle edit on a workbook.');
+export type CalcEdit = z.infer<typeof calcEditSchema>;
+
+export const calcCheckSchema = z
+  .discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('calc.cell_value'),
+        ...on,
+        cell: cellRef,
+        value: cellValue.optional().describe('Expected value (dates as "YYYY-MM-DD").'),
+        tolerance: z.number().min(0).optional().describe('With a numeric value: pass when |actual − value| ≤ this.'),
+        matches: z.string().max(1000).optional().describe('Regex the displayed text of the value must match.'),
+      })
+      .strict()
+      .refine((c) => (c.value !== undefined) !== (c.matches !== undefined), 'give exactly one of value or matches'),
+    z
+      .object({
+        kind: z.literal('calc.formula'),
+        ...on,
+        cell: cellRef,
+        matches: z.string().max(1000).describe('Case-insensitive regex over the formula without "=", e.g. "^SUM\\(".'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.sheet_exists'),
+        ...on,
+        exists: z.boolean().default(true).describe('false: the sheet must be absent.'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.sheet_names'),
+        file: homePath,
+        names: z.array(sheetName).min(1).describe('Exactly these sheets, in this order.'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.range_sorted'),
+        ...on,
+        range: rangeRef.describe('The table block, e.g. "A1:D20"; empty trailing rows are ignored.'),
+        column: columnRef,
+        direction: z.enum(['asc', 'desc']).default('asc'),
+        header: z.boolean().default(true),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.no_duplicates'),
+        ...on,
+        range: rangeRef,
+        columns: z.array(columnRef).optional().describe('Key columns; all columns of the range when omitted.'),
+        header: z.boolean().default(true),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.number_format'),
+        ...on,
+        range: rangeRef,
+        numFmt: numFmt.optional().describe('Exact format code.'),
+        matches: z.string().max(500).optional().describe('Regex over the format code.'),
+        category: z
+          .enum(['currency', 'percent', 'date', 'integer', 'decimal', 'text', 'general'])
+          .optional()
+          .describe('What the format shows; robust to how LibreOffice rewrites codes.'),
+      })
+      .strict()
+      .refine((c) => c.numFmt ?? c.matches ?? c.category, 'give numFmt, matches or category'),
+    z
+      .object({
+        kind: z.literal('calc.style'),
+        ...on,
+        range: rangeRef,
+        bold: z.boolean().optional(),
+        italic: z.boolean().optional(),
+        fill: hexColor.optional(),
+      })
+      .strict()
+      .refine((c) => c.bold !== undefined || c.italic !== undefined || c.fill !== undefined, 'give a style'),
+    z
+      .object({
+        kind: z.literal('calc.chart'),
+        ...on,
+        type: z.enum(CHART_TYPES).optional(),
+        title: z.string().optional().describe('Exact title (trimmed).'),
+        values: rangeRef.optional().describe('A series plots exactly this range.'),
+        categories: rangeRef.optional(),
+        count: z.number().int().min(0).optional().describe('Exactly this many charts on the sheet.'),
+      })
+      .strict()
+      .describe('A chart on the sheet has every given property.'),
+    z
+      .object({
+        kind: z.literal('calc.freeze'),
+        ...on,
+        rows: z.number().int().min(0),
+        cols: z.number().int().min(0),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.row_count'),
+        ...on,
+        count: z.number().int().min(0).describe('Number of non-empty rows, header included.'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.range_values'),
+        ...on,
+        range: rangeRef,
+        values: z.array(z.array(cellValue)).describe('Expected rows of the range.'),
+        tolerance: z.number().min(0).default(1e-9).describe('Numeric tolerance.'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.conditional_format'),
+        ...on,
+        range: rangeRef.optional().describe('A rule covers exactly this range; any rule when omitted.'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.autofilter'),
+        ...on,
+        range: rangeRef.optional().describe('The autofilter range; any when omitted.'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.rows_hidden'),
+        ...on,
+        rows: z.array(z.number().int().min(1)).min(1),
+        hidden: z.boolean().default(true),
+      })
+      .strict(),
+    z.object({ kind: z.literal('calc.merged'), ...on, range: rangeRef }).strict(),
+  ])
+  .describe('A rubric check on a workbook.');
+export type CalcCheck = z.infer<typeof calcCheckSchema>;

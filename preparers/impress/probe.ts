@@ -1,0 +1,135 @@
+import type { FileMap, ProbeResult } from '../types.ts';
+import {
+  type Deck,
+  notesText,
+  openPptx,
+  paragraphText,
+  shapeParagraphs,
+  shapes,
+  shapesWithRole,
+  slideTitle,
+  slideXml,
+  spTree,
+} from './deck.ts';
+import { type EffectiveFont, FontResolver, fontMismatches } from './fonts.ts';
+import type { ImpressCheck } from './schema.ts';
+
+function clip(s: string, n = 120): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+async function titles(deck: Deck): Promise<string[]> {
+  return Promise.all(deck.slides.map((s) => slideTitle(deck, s)));
+}
+
+function tableCells(frame: ReturnType<typeof shapes>[number]): string[][] | undefined {
+  const tbl = frame.descendants('a:tbl')[0];
+  if (!tbl) return undefined;
+  return tbl
+    .elements('a:tr')
+    .map((tr) =>
+      tr
+        .elements('a:tc')
+        .map((tc) => (tc.first('a:txBody')?.elements('a:p') ?? []).map(paragraphText).join('\n').trim()),
+    );
+}
+
+async function probeOne(deck: Deck, check: ImpressCheck): Promise<ProbeResult> {
+  const slide = 'slide' in check && check.slide !== undefined ? deck.slides[check.slide - 1] : undefined;
+  if ('slide' in check && check.slide !== undefined && !slide) {
+    return {
+      pass: false,
+      observed: { error: `slide ${check.slide} does not exist`, slides: deck.slides.length },
+    };
+  }
+  switch (check.kind) {
+    case 'impress.slide_count': {
+      const n = deck.slides.length;
+      const ok =
+        (check.count === undefined || n === check.count) &&
+        (check.min === undefined || n >= check.min) &&
+        (check.max === undefined || n <= check.max);
+      return { pass: ok, observed: { slides: n } };
+    }
+    case 'impress.slide_title': {
+      const all = slide ? [await slideTitle(deck, slide)] : await titles(deck);
+      const want = check.text.trim();
+      const pass = all.some((t) => (check.exact ? t.trim() === want : t.includes(want)));
+      return { pass, observed: { titles: all.slice(0, 20).map((t) => clip(t)) } };
+    }
+    case 'impress.slide_body': {
+      const tree = spTree(await slideXml(deck, slide!));
+      const paras = shapesWithRole(tree, 'body')
+        .flatMap(shapeParagraphs)
+        .map((p) => paragraphText(p).trim())
+        .filter((t) => t !== '');
+      const pass = check.exact
+        ? paras.length === check.bullets.length && paras.every((t, i) => t === check.bullets[i].trim())
+        : check.bullets.every((b) => paras.some((t) => t.includes(b)));
+      return { pass, observed: { body: paras.slice(0, 20).map((t) => clip(t)) } };
+    }
+    case 'impress.notes': {
+      const text = await notesText(deck, slide!);
+      return { pass: text.includes(check.text), observed: { notes: clip(text, 300) } };
+    }
+    case 'impress.order': {
+      const all = await titles(deck);
+      const positions = check.titles.map((t) => all.findIndex((title) => title.includes(t)));
+      const pass = positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]));
+      return {
+        pass,
+        observed: { titles: all.map((t) => clip(t, 60)), positions: positions.map((p) => p + 1) },
+      };
+    }
+    case 'impress.image_present': {
+      const targets = slide ? [slide] : deck.slides;
+      let n = 0;
+      for (const ref of targets) {
+        n += shapes(spTree(await slideXml(deck, ref))).filter((s) => s.name === 'p:pic').length;
+      }
+      return {
+        pass: n >= check.min && (check.max === undefined || n <= check.max),
+        observed: { pictures: n },
+      };
+    }
+    case 'impress.table': {
+      const tree = spTree(await slideXml(deck, slide!));
+      const found = shapes(tree)
+        .filter((s) => s.name === 'p:graphicFrame')
+        .map(tableCells)
+        .filter((c): c is string[][] => c !== undefined);
+      const fits = found.some(
+        (cells) =>
+          (check.rows === undefined || cells.length === check.rows) &&
+          (check.cols === undefined || Math.max(0, ...cells.map((r) => r.length)) === check.cols) &&
+          check.cells.every((c) => cells[c.row - 1]?.[c.col - 1] === c.text.trim()),
+      );
+      return {
+        pass: fits,
+        observed: { tables: found.map((c) => ({ rows: c.length, cells: c.slice(0, 4) })) },
+      };
+    }
+    case 'impress.font': {
+      const { kind: _k, file: _f, slide: _s, target, ...want } = check;
+      const resolver = await FontResolver.forSlide(deck, slide!.part);
+      const tree = spTree(await slideXml(deck, slide!));
+      const seen: EffectiveFont[] = [];
+      let pass = true;
+      for (const shape of shapesWithRole(tree, target)) {
+        for (const p of shapeParagraphs(shape)) {
+          for (const r of p.elements('a:r')) {
+            if ((r.first('a:t')?.text() ?? '').trim() === '') continue;
+            const got = resolver.effective(shape, p, r);
+            if (fontMismatches(want, got).length > 0) pass = false;
+            if (seen.length < 5) seen.push(got);
+          }
+        }
+      }
+      return { pass: pass && seen.length > 0, observed: { runs: seen } };
+    }
+  }
+}
+
+export async function probeImpress(files: FileMap, check: ImpressCheck): Promise<ProbeResult> {
+  return probeOne(await openPptx(files, check.file), check);
+}

@@ -1,0 +1,204 @@
+import { z } from 'zod';
+
+const file = z
+  .string()
+  .min(1)
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.pptx$/i, 'a home-relative path ending in .pptx, without ..')
+  .describe('Home-relative path of the .pptx file, e.g. "Documents/pitch.pptx".');
+
+const slide = z.number().int().min(1).describe('1-based slide number in presentation order.');
+const color = z
+  .string()
+  .regex(/^[0-9A-Fa-f]{6}$/, 'six hex digits, no #')
+  .describe('Colour as six hex digits without #, e.g. "1F4E79".');
+
+export const LAYOUTS = ['title', 'title_content', 'section', 'two_content', 'blank'] as const;
+export const layout = z
+  .enum(LAYOUTS)
+  .describe(
+    'Slide layout: title (title + subtitle), title_content (title + bullets), section (section header), two_content (title + two bullet columns), blank.',
+  );
+export type Layout = z.infer<typeof layout>;
+
+export const bulletSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    text: z.string().min(1),
+    level: z.number().int().min(0).max(4).default(0).describe('Indent level, 0 = top level.'),
+  }),
+]);
+export type Bullet = z.infer<typeof bulletSchema>;
+const bullets = z.array(bulletSchema).describe('Body paragraphs (a string is a level-0 bullet).');
+
+export const fontSchema = z
+  .strictObject({
+    bold: z.boolean().optional(),
+    italic: z.boolean().optional(),
+    size: z.number().min(6).max(120).optional().describe('Size in points.'),
+    font: z.string().min(1).max(64).optional().describe('Font family, e.g. "Liberation Sans".'),
+    color: color.optional(),
+  })
+  .describe('Character formatting.');
+export type FontSpec = z.infer<typeof fontSchema>;
+
+const box = {
+  x: z.number().min(0).max(13).describe('Left edge in inches (slide is 10 × 5.625 in).'),
+  y: z.number().min(0).max(7.5).describe('Top edge in inches.'),
+  w: z.number().positive().max(13).describe('Width in inches.'),
+  h: z.number().positive().max(7.5).describe('Height in inches.'),
+};
+
+export const imageSchema = z
+  .strictObject({
+    ...box,
+    pixels: z
+      .strictObject({
+        width: z.number().int().min(1).max(512).default(64),
+        height: z.number().int().min(1).max(512).default(48),
+      })
+      .default({ width: 64, height: 48 })
+      .describe('Size of the generated PNG in pixels.'),
+    color: color.default('4472C4').describe('Main colour of the generated picture.'),
+    seed: z.number().int().min(0).default(1).describe('Seed of the generated pattern.'),
+    name: z.string().min(1).max(64).default('Picture').describe('Shape name (alt text).'),
+  })
+  .describe('A generated PNG picture (a deterministic pattern).');
+export type ImageSpec = z.infer<typeof imageSchema>;
+
+export const tableSchema = z
+  .strictObject({
+    ...box,
+    rows: z.array(z.array(z.string())).min(1).describe('Rows of cell texts; the first row is the header.'),
+  })
+  .describe('A table.');
+export type TableSpec = z.infer<typeof tableSchema>;
+
+export const slideSchema = z
+  .strictObject({
+    layout: layout.default('title_content'),
+    title: z.string().optional().describe('Slide title (the subtitle layout uses body as subtitle).'),
+    body: bullets.default([]),
+    right: bullets.default([]).describe('Second column bullets (two_content only).'),
+    notes: z.string().optional().describe('Speaker notes.'),
+    images: z.array(imageSchema).default([]),
+    tables: z.array(tableSchema).default([]),
+    titleFont: fontSchema.optional(),
+    bodyFont: fontSchema.optional(),
+  })
+  .describe('One slide.');
+export type SlideSpec = z.infer<typeof slideSchema>;
+
+export const docSchema = z
+  .strictObject({ slides: z.array(slideSchema).min(1).max(200) })
+  .describe('An Impress (.pptx) presentation, 16:9.');
+export type ImpressDoc = z.infer<typeof docSchema>;
+
+const target = z.enum(['title', 'body']).describe('Which placeholder: the title or the body (bullets).');
+
+export const editSchema = z.discriminatedUnion('op', [
+  z
+    .strictObject({
+      op: z.literal('impress.add_slide'),
+      file,
+      position: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe('1-based position of the new slide; default last.'),
+      layout: layout.default('title_content'),
+      title: z.string().min(1),
+      bullets: bullets.default([]),
+      notes: z.string().optional(),
+    })
+    .describe('Insert a new slide with a title and bullets.'),
+  z
+    .strictObject({ op: z.literal('impress.delete_slide'), file, slide })
+    .describe('Delete a slide and its notes.'),
+  z
+    .strictObject({
+      op: z.literal('impress.move_slide'),
+      file,
+      slide: slide.describe('1-based number of the slide to move.'),
+      to: z.number().int().min(1).describe('Its 1-based position afterwards.'),
+    })
+    .describe('Move a slide to another position.'),
+  z.strictObject({ op: z.literal('impress.set_title'), file, slide, text: z.string().min(1) }),
+  z.strictObject({ op: z.literal('impress.set_body'), file, slide, bullets: bullets.min(1) }),
+  z.strictObject({ op: z.literal('impress.set_notes'), file, slide, text: z.string().min(1) }),
+  z
+    .strictObject({ op: z.literal('impress.set_font'), file, slide, target, ...fontSchema.shape })
+    .describe("Set the character formatting of all text of a slide's title or body."),
+  z.strictObject({ op: z.literal('impress.add_image'), file, slide, image: imageSchema }),
+  z.strictObject({ op: z.literal('impress.add_table'), file, slide, table: tableSchema }),
+  z
+    .strictObject({ op: z.literal('impress.set_layout'), file, slide, layout })
+    .describe("Switch the slide's layout (its placeholders keep their content)."),
+]);
+export type ImpressEdit = z.infer<typeof editSchema>;
+
+const cell = z.strictObject({
+  row: z.number().int().min(1),
+  col: z.number().int().min(1),
+  text: z.string().describe('Expected text (trimmed, exact).'),
+});
+
+export const checkSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('impress.slide_count'),
+    file,
+    count: z.number().int().min(0).optional(),
+    min: z.number().int().min(0).optional(),
+    max: z.number().int().min(0).optional(),
+  }),
+  z
+    .strictObject({
+      kind: z.literal('impress.slide_title'),
+      file,
+      slide: slide.optional().describe('Slide to look at; omit to accept any slide.'),
+      text: z.string().min(1),
+      exact: z
+        .boolean()
+        .default(false)
+        .describe('Title must equal the text (trimmed) instead of containing it.'),
+    })
+    .describe('A slide title equals/contains the text.'),
+  z
+    .strictObject({
+      kind: z.literal('impress.slide_body'),
+      file,
+      slide,
+      bullets: z.array(z.string().min(1)).min(1).describe('Each must be contained in a body paragraph.'),
+      exact: z.boolean().default(false).describe('Body paragraphs must equal exactly these, in order.'),
+    })
+    .describe("The slide's body placeholders hold these bullets."),
+  z
+    .strictObject({ kind: z.literal('impress.notes'), file, slide, text: z.string().min(1) })
+    .describe('Notes contain the text.'),
+  z
+    .strictObject({ kind: z.literal('impress.order'), file, titles: z.array(z.string().min(1)).min(2) })
+    .describe('Slides titled with these texts (contains) appear in this order.'),
+  z
+    .strictObject({
+      kind: z.literal('impress.image_present'),
+      file,
+      slide: slide.optional().describe('Omit to count pictures on all slides.'),
+      min: z.number().int().min(0).default(1),
+      max: z.number().int().min(0).optional(),
+    })
+    .describe('Number of pictures.'),
+  z
+    .strictObject({
+      kind: z.literal('impress.table'),
+      file,
+      slide,
+      rows: z.number().int().min(1).optional(),
+      cols: z.number().int().min(1).optional(),
+      cells: z.array(cell).default([]),
+    })
+    .describe('A table on the slide has this shape and cell texts.'),
+  z
+    .strictObject({ kind: z.literal('impress.font'), file, slide, target, ...fontSchema.shape })
+    .describe("Every text run of the slide's title/body has these properties (inheritance resolved)."),
+]);
+export type ImpressCheck = z.infer<typeof checkSchema>;

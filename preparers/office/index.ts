@@ -1,0 +1,106 @@
+/**
+ * LibreOffice automation (headless soffice, no Python), shared by the Calc, Writer and Impress
+ * preparers and by the office-verification node.
+ *
+ * API (stable):
+ * - `roundTripOffice(files)`: saves each `{name, bytes, format}` through the real LibreOffice
+ *   in the same format (xlsx via "Calc MS Excel 2007 XML", docx via "MS Word 2007 XML",
+ *   pptx via "Impress MS PowerPoint 2007 XML") and resolves with the saved bytes, in order.
+ *   Rejects with an `OfficeConversionError` naming every file that failed.
+ * - `convertToPdf(files)`: same, producing PDF bytes (proves LibreOffice opens and renders).
+ * - `roundTripOfficeSettled(files)` / `convertToPdfSettled(files)`: one `OfficeOutcome` per file,
+ *   so one damaged file does not hide the others' results.
+ * - `officeFormatOf(path)`: 'xlsx' | 'docx' | 'pptx' | undefined, by extension.
+ * - `closeOffice()`: stops accepting work and removes the LibreOffice profiles (tests, shutdown).
+ *
+ * Requests from concurrent callers are batched (see batcher.ts): up to FORGE_OFFICE_BATCH_SIZE
+ * files, or whatever arrived within FORGE_OFFICE_BATCH_WAIT_MS, go through ONE soffice call per
+ * format. Each soffice runs in a fresh temp dir with a reused, pre-configured profile that makes
+ * Calc recalculate every formula on load, so cached results in round-tripped xlsx files are
+ * LibreOffice's own. FORGE_SOFFICE names the executable.
+ */
+import { cpus } from 'node:os';
+import { z } from 'zod';
+import { loadConfig } from '../../infra/config.ts';
+import { type BatcherOptions, OfficeBatcher, OfficeConversionError } from './batcher.ts';
+import { OFFICE_FORMATS, type OfficeFormat, officeFormatOf } from './formats.ts';
+
+export { OFFICE_FORMATS, type OfficeFormat, officeFormatOf, OfficeConversionError, OfficeBatcher, type BatcherOptions };
+
+export interface OfficeFile {
+  /** A label for errors (usually the home-relative path); never used as a file name. */
+  name: string;
+  bytes: Uint8Array;
+  format: OfficeFormat;
+}
+
+export type OfficeOutcome = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
+
+const officeFileSchema = z.object({
+  name: z.string().min(1),
+  bytes: z.instanceof(Uint8Array),
+  format: z.enum(OFFICE_FORMATS),
+});
+
+let shared: OfficeBatcher | undefined;
+
+/** Batcher options from the environment (infra/config.ts), with overrides. */
+export function officeOptionsFromConfig(overrides: Partial<BatcherOptions> = {}): BatcherOptions {
+  const config = loadConfig();
+  return {
+    soffice: config.FORGE_SOFFICE,
+    batchSize: config.FORGE_OFFICE_BATCH_SIZE,
+    waitMs: config.FORGE_OFFICE_BATCH_WAIT_MS,
+    slots: Math.max(1, Math.min(2, cpus().length)),
+    timeoutBaseMs: 60_000,
+    timeoutPerFileMs: 5_000,
+    ...overrides,
+  };
+}
+
+function batcher(): OfficeBatcher {
+  shared ??= new OfficeBatcher(officeOptionsFromConfig());
+  return shared;
+}
+
+/** Stops the shared batcher and removes its profiles; the next call starts a new one. */
+export async function closeOffice(): Promise<void> {
+  const b = shared;
+  shared = undefined;
+  await b?.close();
+}
+
+async function settle(files: OfficeFile[], target: 'same' | 'pdf', via?: OfficeBatcher): Promise<OfficeOutcome[]> {
+  const parsed = z.array(officeFileSchema).parse(files);
+  const b = via ?? batcher();
+  return Promise.all(
+    parsed.map((f) =>
+      b.convert(f.name, f.bytes, f.format, target).then(
+        (bytes): OfficeOutcome => ({ ok: true, bytes }),
+        (err: unknown): OfficeOutcome => ({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+      ),
+    ),
+  );
+}
+
+function unwrap(outcomes: OfficeOutcome[]): Uint8Array[] {
+  const errors = outcomes.flatMap((o) => (o.ok ? [] : [o.error]));
+  if (errors.length > 0) throw new OfficeConversionError(errors.join('\n'));
+  return outcomes.map((o) => (o.ok ? o.bytes : new Uint8Array()));
+}
+
+export function roundTripOfficeSettled(files: OfficeFile[], via?: OfficeBatcher): Promise<OfficeOutcome[]> {
+  return settle(files, 'same', via);
+}
+
+export function convertToPdfSettled(files: OfficeFile[], via?: OfficeBatcher): Promise<OfficeOutcome[]> {
+  return settle(files, 'pdf', via);
+}
+
+export async function roundTripOffice(files: OfficeFile[], via?: OfficeBatcher): Promise<Uint8Array[]> {
+  return unwrap(await roundTripOfficeSettled(files, via));
+}
+
+export async function convertToPdf(files: OfficeFile[], via?: OfficeBatcher): Promise<Uint8Array[]> {
+  return unwrap(await convertToPdfSettled(files, via));
+}

@@ -1,0 +1,99 @@
+import type { FileMap } from '../types.ts';
+import { createArchive, formatFromName } from './archive.ts';
+import { type OsEdit, parseMode } from './schema.ts';
+import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree } from './state.ts';
+
+function contentOf(edit: { content?: string; base64?: string }): Uint8Array {
+  const data =
+    edit.base64 !== undefined ? Buffer.from(edit.base64, 'base64') : Buffer.from(edit.content ?? '', 'utf8');
+  return new Uint8Array(data);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Copies the subtree at `from` to `to` (the full new path). */
+function copyTree(tree: HomeTree, from: string, to: string): void {
+  if (to === from || to.startsWith(`${from}/`)) throw new Error(`cannot copy ${from} into itself (${to})`);
+  if (tree.get(to)?.type === 'dir') throw new Error(`${to} already exists as a directory`);
+  for (const path of tree.subtree(from)) {
+    const node = tree.get(path)!;
+    tree.put(to + path.slice(from.length), { ...node });
+  }
+}
+
+async function applyOne(tree: HomeTree, edit: OsEdit): Promise<void> {
+  switch (edit.op) {
+    case 'os.write_file': {
+      const existing = tree.get(edit.path);
+      const mode =
+        edit.mode !== undefined
+          ? parseMode(edit.mode)
+          : existing?.type === 'file'
+            ? existing.mode
+            : DEFAULT_FILE_MODE;
+      tree.put(edit.path, { type: 'file', mode, data: contentOf(edit) });
+      return;
+    }
+    case 'os.mkdir': {
+      const existing = tree.get(edit.path);
+      if (existing !== undefined && existing.type !== 'dir')
+        throw new Error(`${edit.path} exists and is not a directory`);
+      tree.put(edit.path, {
+        type: 'dir',
+        mode: edit.mode !== undefined ? parseMode(edit.mode) : (existing?.mode ?? DEFAULT_DIR_MODE),
+      });
+      return;
+    }
+    case 'os.move':
+      tree.require(edit.from);
+      copyTree(tree, edit.from, edit.to);
+      tree.remove(edit.from);
+      return;
+    case 'os.copy':
+      tree.require(edit.from);
+      copyTree(tree, edit.from, edit.to);
+      return;
+    case 'os.delete':
+      tree.require(edit.path);
+      tree.remove(edit.path);
+      return;
+    case 'os.chmod':
+      tree.require(edit.path).mode = parseMode(edit.mode);
+      return;
+    case 'os.archive': {
+      const format = edit.format ?? formatFromName(edit.to);
+      if (format === undefined) throw new Error(`cannot tell the archive format of ${edit.to}: give format`);
+      const data = await createArchive(tree, edit.sources, edit.base, format);
+      tree.put(edit.to, { type: 'file', mode: DEFAULT_FILE_MODE, data });
+      return;
+    }
+    case 'os.replace_in_file': {
+      const node = tree.require(edit.path);
+      if (node.type !== 'file') throw new Error(`${edit.path} is not a file`);
+      const text = Buffer.from(node.data ?? new Uint8Array()).toString('utf8');
+      const pattern = new RegExp(edit.regex ? edit.find : escapeRegExp(edit.find), edit.all ? 'gm' : 'm');
+      if (!pattern.test(text)) throw new Error(`${edit.path} does not contain ${JSON.stringify(edit.find)}`);
+      pattern.lastIndex = 0;
+      const replaced = edit.regex
+        ? text.replace(pattern, edit.replace)
+        : text.replace(pattern, () => edit.replace);
+      node.data = new Uint8Array(Buffer.from(replaced, 'utf8'));
+      return;
+    }
+  }
+}
+
+/** Applies edits in order, like the equivalent shell commands would. */
+export async function applyOs(files: FileMap, edits: OsEdit[]): Promise<FileMap> {
+  const tree = HomeTree.fromFiles(files);
+  for (const [index, edit] of edits.entries()) {
+    try {
+      await applyOne(tree, edit);
+    } catch (error) {
+      throw new Error(`edit ${index} (${edit.op}): ${(error as Error).message}`);
+    }
+  }
+  return tree.toFiles();
+}

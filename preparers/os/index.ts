@@ -1,0 +1,30 @@
+import type { Preparer } from '../types.ts';
+import { applyOs } from './apply.ts';
+import { buildOs } from './build.ts';
+import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from './manifest.ts';
+import { probeOs } from './probe.ts';
+import { checkSchema, docSchema, editSchema, type OsCheck, type OsDoc, type OsEdit } from './schema.ts';
+
+export {
+  checkSchema,
+  docSchema,
+  editSchema,
+  OS_MANIFEST_PATH,
+  type OsCheck,
+  type OsDoc,
+  type OsEdit,
+  type OsManifest,
+  osManifestOf,
+  withoutOsManifest,
+};
+
+/** Plain files, directories, symlinks and modes under the home directory (manifest in manifest.ts). */
+export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
+  app: 'os',
+  docSchema,
+  editSchema,
+  checkSchema,
+  build: buildOs,
+  apply: applyOs,
+  probe: probeOs,
+};

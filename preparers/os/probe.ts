@@ -1,0 +1,94 @@
+import type { FileMap, ProbeResult } from '../types.ts';
+import { listArchive } from './archive.ts';
+import { formatMode, type OsCheck, parseMode } from './schema.ts';
+import { HomeTree } from './state.ts';
+
+const MAX_OBSERVED_TEXT = 400;
+
+function excerpt(text: string): string {
+  return text.length > MAX_OBSERVED_TEXT ? `${text.slice(0, MAX_OBSERVED_TEXT)}…` : text;
+}
+
+/** The bytes of the file at path (following symlinks), or undefined when it is not a file. */
+function fileBytes(tree: HomeTree, path: string): Uint8Array | undefined {
+  const resolved = tree.resolve(path);
+  return resolved?.node.type === 'file' ? (resolved.node.data ?? new Uint8Array()) : undefined;
+}
+
+export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResult> {
+  const tree = HomeTree.fromFiles(files);
+  switch (check.kind) {
+    case 'os.exists': {
+      const node = tree.get(check.path);
+      const pass = node !== undefined && (check.type === undefined || node.type === check.type);
+      return { pass, observed: { exists: node !== undefined, type: node?.type ?? null } };
+    }
+    case 'os.absent': {
+      const node = tree.get(check.path);
+      return { pass: node === undefined, observed: { exists: node !== undefined, type: node?.type ?? null } };
+    }
+    case 'os.content_equals': {
+      const bytes = fileBytes(tree, check.path);
+      if (bytes === undefined) return { pass: false, observed: { file: false } };
+      if (check.base64 !== undefined) {
+        const expected = Buffer.from(check.base64, 'base64');
+        return { pass: Buffer.from(bytes).equals(expected), observed: { bytes: bytes.length } };
+      }
+      let actual = Buffer.from(bytes).toString('utf8');
+      let expected = check.content ?? '';
+      if (check.ignoreTrailingWhitespace) {
+        actual = actual.trimEnd();
+        expected = expected.trimEnd();
+      }
+      return { pass: actual === expected, observed: { content: excerpt(actual) } };
+    }
+    case 'os.content_matches': {
+      const bytes = fileBytes(tree, check.path);
+      if (bytes === undefined) return { pass: false, observed: { file: false } };
+      const text = Buffer.from(bytes).toString('utf8');
+      return {
+        pass: new RegExp(check.pattern, check.flags).test(text),
+        observed: { content: excerpt(text) },
+      };
+    }
+    case 'os.mode': {
+      const node = tree.get(check.path);
+      if (node === undefined) return { pass: false, observed: { exists: false } };
+      return { pass: node.mode === parseMode(check.mode), observed: { mode: formatMode(node.mode) } };
+    }
+    case 'os.tree': {
+      const dir = tree.get(check.path);
+      if (dir?.type !== 'dir') return { pass: false, observed: { dir: false } };
+      const listing = tree
+        .subtree(check.path)
+        .filter((p) => p !== check.path)
+        .map((p) => {
+          const relative = p.slice(check.path.length + 1);
+          return tree.get(p)!.type === 'dir' ? `${relative}/` : relative;
+        })
+        .filter((relative) => check.recursive || !relative.replace(/\/$/, '').includes('/'));
+      const expected = [...new Set(check.entries.map((e) => e.replace(/^\.\//, '')))].sort();
+      const pass = listing.length === expected.length && listing.every((entry, i) => entry === expected[i]);
+      return { pass, observed: { entries: listing.slice(0, 200) } };
+    }
+    case 'os.archive_contains': {
+      const bytes = fileBytes(tree, check.path);
+      if (bytes === undefined) return { pass: false, observed: { file: false } };
+      let members: string[];
+      try {
+        members = await listArchive(bytes);
+      } catch (error) {
+        return { pass: false, observed: { error: `not a readable archive: ${(error as Error).message}` } };
+      }
+      const present = new Set(members);
+      const missing = check.entries.filter((e) => !present.has(e.replace(/^\.\//, '')));
+      const expectedFiles = new Set(check.entries.filter((e) => !e.endsWith('/')));
+      const extra = members.filter((m) => !m.endsWith('/') && !expectedFiles.has(m));
+      const pass = missing.length === 0 && (!check.exact || extra.length === 0);
+      return {
+        pass,
+        observed: { members: members.slice(0, 200), missing, extra: check.exact ? extra : undefined },
+      };
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { calcPreparer } from './calc/index.ts';
+import { impressPreparer } from './impress/index.ts';
+import { osPreparer } from './os/index.ts';
+import { thunderbirdPreparer } from './thunderbird/index.ts';
+import type { AppId, FileMap, Preparer, ProbeResult } from './types.ts';
+import { writerPreparer } from './writer/index.ts';
+
+/** Routes doc specs, edits (`op: "<app>.…"`) and checks (`kind: "<app>.…"`) to their app's preparer. */
+export const preparers: Record<AppId, Preparer> = {
+  calc: calcPreparer as unknown as Preparer,
+  writer: writerPreparer as unknown as Preparer,
+  impress: impressPreparer as unknown as Preparer,
+  thunderbird: thunderbirdPreparer as unknown as Preparer,
+  os: osPreparer as unknown as Preparer,
+};
+
+export class PreparerInputError extends Error {
+  override name = 'PreparerInputError';
+}
+
+export function appOf(kindOrOp: string): AppId {
+  const app = kindOrOp.split('.')[0] as AppId;
+  if (!(app in preparers)) throw new PreparerInputError(`"${kindOrOp}" names no known app (calc, writer, impress, thunderbird, os)`);
+  return app;
+}
+
+function issues(err: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  return err.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+export function parseDoc(app: AppId, doc: unknown): unknown {
+  const r = preparers[app].docSchema.safeParse(doc);
+  if (!r.success) throw new PreparerInputError(`${app} doc spec: ${issues(r.error)}`);
+  return r.data;
+}
+
+export function parseEdit(edit: unknown): { op: string } {
+  const op = (edit as { op?: unknown })?.op;
+  if (typeof op !== 'string') throw new PreparerInputError(`edit without an "op": ${JSON.stringify(edit).slice(0, 200)}`);
+  const r = preparers[appOf(op)].editSchema.safeParse(edit);
+  if (!r.success) throw new PreparerInputError(`edit ${op}: ${issues(r.error)}`);
+  return r.data;
+}
+
+export function parseCheck(check: unknown): { kind: string; file?: string } {
+  const kind = (check as { kind?: unknown })?.kind;
+  if (typeof kind !== 'string') throw new PreparerInputError(`check without a "kind": ${JSON.stringify(check).slice(0, 200)}`);
+  const r = preparers[appOf(kind)].checkSchema.safeParse(check);
+  if (!r.success) throw new PreparerInputError(`check ${kind}: ${issues(r.error)}`);
+  return r.data as { kind: string; file?: string };
+}
+
+/** Applies edits in order; consecutive edits of one app go to that app's preparer together. */
+export async function applyEdits(files: FileMap, edits: { op: string }[]): Promise<FileMap> {
+  let current = files;
+  for (let i = 0; i < edits.length; ) {
+    const app = appOf(edits[i]!.op);
+    let j = i;
+    while (j < edits.length && appOf(edits[j]!.op) === app) j++;
+    current = await preparers[app].apply(current, edits.slice(i, j));
+    i = j;
+  }
+  return current;
+}
+
+export async function probeCheck(files: FileMap, check: { kind: string }): Promise<ProbeResult> {
+  try {
+    return await preparers[appOf(check.kind)].probe(files, check);
+  } catch (err) {
+    // A probe that cannot read the file is a failed check with the reason, not a crash.
+    return { pass: false, observed: { error: err instanceof Error ? err.message : String(err) } };
+  }
+}

@@ -1,0 +1,127 @@
+import type { FileMap } from '../types.ts';
+import { identityKey, signaturePrefs } from './accountPrefs.ts';
+import { ADDRESS_BOOK_FILE, writeContacts } from './addressBook.ts';
+import { flagsOf } from './build.ts';
+import { parseFilters, renderFilters, toStoredFilter } from './filters.ts';
+import { FLAG } from './mbox.ts';
+import { composeMessage } from './mime.ts';
+import { Profile } from './profile.ts';
+import type { ThunderbirdEdit } from './schema.ts';
+import { matches, type Selector } from './select.ts';
+import { lookupTag, resolveTag } from './tags.ts';
+
+/** Removes the matching messages from a folder and returns them; fails when none match. */
+function take(profile: Profile, folder: string, selector: Selector) {
+  const messages = profile.messages(folder);
+  const taken = messages.filter((m) => matches(m, selector));
+  if (taken.length === 0) throw new Error(`no message in ${folder} matches ${JSON.stringify(selector)}`);
+  profile.setMessages(
+    folder,
+    messages.filter((m) => !taken.includes(m)),
+  );
+  return taken;
+}
+
+async function applyOne(profile: Profile, edit: ThunderbirdEdit): Promise<void> {
+  switch (edit.op) {
+    case 'thunderbird.move_message': {
+      const moved = take(profile, edit.folder, edit);
+      const to = profile.ensureFolder(edit.to);
+      profile.setMessages(to, [...profile.messages(to), ...moved]);
+      return;
+    }
+    case 'thunderbird.create_folder':
+      profile.ensureFolder(edit.path);
+      return;
+    case 'thunderbird.add_filter': {
+      const prefs = profile.prefs();
+      const file = profile.localFilterFile();
+      const existing = profile.read(file);
+      const filters = existing === undefined ? [] : parseFilters(Buffer.from(existing).toString('utf8'));
+      filters.push(toStoredFilter(edit.filter, (tag) => resolveTag(prefs, tag)));
+      profile.write(file, renderFilters(filters));
+      profile.setPrefs(prefs);
+      return;
+    }
+    case 'thunderbird.set_flag': {
+      const prefs = profile.prefs();
+      const messages = profile.messages(edit.folder);
+      const selected = messages.filter((m) => matches(m, edit));
+      if (selected.length === 0)
+        throw new Error(`no message in ${edit.folder} matches ${JSON.stringify(edit)}`);
+      for (const message of selected) {
+        if (edit.read !== undefined)
+          message.flags = edit.read ? message.flags | FLAG.read : message.flags & ~FLAG.read;
+        if (edit.flagged !== undefined)
+          message.flags = edit.flagged ? message.flags | FLAG.flagged : message.flags & ~FLAG.flagged;
+        message.flags >>>= 0;
+        if (edit.addTag !== undefined) {
+          const key = resolveTag(prefs, edit.addTag);
+          if (!message.keywords.includes(key)) message.keywords.push(key);
+        }
+        if (edit.removeTag !== undefined) {
+          const key = lookupTag(prefs, edit.removeTag);
+          message.keywords = message.keywords.filter((k) => k !== key);
+        }
+      }
+      profile.setMessages(edit.folder, messages);
+      profile.setPrefs(prefs);
+      return;
+    }
+    case 'thunderbird.set_signature': {
+      const prefs = profile.prefs();
+      const key = identityKey(prefs, edit.email);
+      for (const [name, value] of Object.entries(signaturePrefs(key, edit.signature, edit.isHtml)))
+        prefs.set(name, value);
+      profile.setPrefs(prefs);
+      return;
+    }
+    case 'thunderbird.add_contact':
+      profile.write(ADDRESS_BOOK_FILE, writeContacts(profile.addressBook(), [edit.contact]));
+      return;
+    case 'thunderbird.save_draft': {
+      const prefs = profile.prefs();
+      const key = identityKey(prefs, edit.identity);
+      const name = String(prefs.get(`mail.identity.${key}.fullName`) ?? '');
+      const email = String(prefs.get(`mail.identity.${key}.useremail`) ?? '');
+      const raw = await composeMessage({
+        from: name ? `${name} <${email}>` : email,
+        to: edit.to,
+        cc: edit.cc,
+        subject: edit.subject,
+        date: edit.date,
+        text: edit.body,
+        attachments: edit.attachments,
+        headers: {
+          'X-Mozilla-Draft-Info':
+            'internal/draft; vcard=0; receipt=0; DSN=0; uuencode=0; attachmentreminder=0; deliveryformat=0',
+          'X-Identity-Key': key,
+        },
+      });
+      const flags = flagsOf({ read: true, replied: false, flagged: false, attachments: edit.attachments });
+      const drafts = profile.ensureFolder('Drafts');
+      profile.setMessages(drafts, [...profile.messages(drafts), { raw, flags, keywords: [] }]);
+      return;
+    }
+    case 'thunderbird.delete_message': {
+      const deleted = take(profile, edit.folder, edit);
+      const trash = profile.ensureFolder('Trash');
+      if (!edit.permanent && trash !== profile.folder(edit.folder))
+        profile.setMessages(trash, [...profile.messages(trash), ...deleted]);
+      return;
+    }
+  }
+}
+
+/** Applies oracle edits to the profile's real files, as Thunderbird would store the result. */
+export async function applyThunderbird(files: FileMap, edits: ThunderbirdEdit[]): Promise<FileMap> {
+  const profile = new Profile(files);
+  for (const [index, edit] of edits.entries()) {
+    try {
+      await applyOne(profile, edit);
+    } catch (error) {
+      throw new Error(`edit ${index} (${edit.op}): ${(error as Error).message}`);
+    }
+  }
+  return profile.files;
+}

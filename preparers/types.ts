@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+
+/** The applications a task can involve. `os` covers plain files and directories. */
+export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os'] as const;
+export type AppId = (typeof APPS)[number];
+
+/**
+ * Files of one task state, keyed by path relative to the VM user's home (`/home/user`),
+ * e.g. `Desktop/sales.xlsx` or `.thunderbird/forge.default/prefs.js`. Never absolute, never `..`.
+ */
+export type FileMap = Record<string, Uint8Array>;
+
+export interface ProbeResult {
+  pass: boolean;
+  /** What the probe saw, small and JSON-serialisable, so a failed check explains itself. */
+  observed: unknown;
+}
+
+/**
+ * One preparer per application (see shared/DESIGN.md): build initial files from a doc spec,
+ * apply oracle edits, probe rubric checks on real files. Doc specs, edits and checks are
+ * validated by the schemas before these functions see them.
+ */
+export interface Preparer<Doc = unknown, Edit extends { op: string } = { op: string }, Check extends { kind: string } = { kind: string }> {
+  app: AppId;
+  docSchema: z.ZodType<Doc>;
+  editSchema: z.ZodType<Edit>;
+  checkSchema: z.ZodType<Check>;
+  /** `target` is the file's (or, for Thunderbird, the profile's) path relative to home. */
+  build(target: string, doc: Doc): Promise<FileMap>;
+  apply(files: FileMap, edits: Edit[]): Promise<FileMap>;
+  probe(files: FileMap, check: Check): Promise<ProbeResult>;
+}

@@ -1,0 +1,188 @@
+import type { FileMap, ProbeResult } from '../types.ts';
+import {
+  bodyText,
+  type Docx,
+  finalSection,
+  matchingParagraphs,
+  occurrences,
+  openDocx,
+  paragraphs,
+  paragraphText,
+  tables,
+  textSlots,
+} from './document.ts';
+import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat, formatMismatches } from './format.ts';
+import { headerTexts } from './headers.ts';
+import { listInfo } from './numbering.ts';
+import type { WriterCheck } from './schema.ts';
+import { normaliseStyleName, StyleSheet } from './styles.ts';
+import { tableCells } from './tables.ts';
+
+function countOk(n: number, c: { count?: number; min?: number; max?: number }): boolean {
+  if (c.count !== undefined && n !== c.count) return false;
+  if (c.min !== undefined && n < c.min) return false;
+  if (c.max !== undefined && n > c.max) return false;
+  if (c.count === undefined && c.min === undefined && c.max === undefined) return n >= 1;
+  return true;
+}
+
+function count(hay: string, needle: string, ignoreCase = false): number {
+  return ignoreCase
+    ? occurrences(hay.toLowerCase(), needle.toLowerCase()).length
+    : occurrences(hay, needle).length;
+}
+
+function clip(s: string, n = 200): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+/** Check every paragraph containing `match`; fails when none does. */
+function everyParagraph<T>(
+  docx: Docx,
+  match: string,
+  observe: (p: ReturnType<typeof paragraphs>[number]['p']) => T,
+  ok: (v: T) => boolean,
+): ProbeResult {
+  const refs = matchingParagraphs(docx.body, match);
+  if (refs.length === 0) return { pass: false, observed: { paragraphs: 0 } };
+  const seen = refs.map((r) => observe(r.p));
+  return { pass: seen.every(ok), observed: seen.length === 1 ? seen[0] : seen };
+}
+
+async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
+  const { body } = docx;
+  switch (check.kind) {
+    case 'writer.text_present': {
+      const n = count(bodyText(body), check.text, check.ignoreCase);
+      return { pass: countOk(n, check), observed: { occurrences: n } };
+    }
+    case 'writer.text_absent': {
+      const n = count(bodyText(body), check.text, check.ignoreCase);
+      return { pass: n === 0, observed: { occurrences: n } };
+    }
+    case 'writer.text_replaced': {
+      const text = bodyText(body);
+      const oldN = count(text, check.old);
+      const newN = count(text, check.new);
+      const newOk = check.count === undefined ? newN >= 1 : newN === check.count;
+      return { pass: oldN === 0 && newOk, observed: { old: oldN, new: newN } };
+    }
+    case 'writer.heading': {
+      const styles = await StyleSheet.load(docx);
+      const want = `heading${check.level}`;
+      return everyParagraph(
+        docx,
+        check.paragraph,
+        (p) => {
+          const id = styles.paragraphStyle(p);
+          return id ? styles.name(id) : 'none';
+        },
+        (name) => normaliseStyleName(name) === want,
+      );
+    }
+    case 'writer.run_format': {
+      const { kind: _k, file: _f, text, ...want } = check;
+      const styles = await StyleSheet.load(docx);
+      const observed: unknown[] = [];
+      let pass = true;
+      let hits = 0;
+      for (const { p } of paragraphs(body)) {
+        const slots = textSlots(p);
+        for (const start of occurrences(paragraphText(p), text)) {
+          hits++;
+          const end = start + text.length;
+          const runs = new Set(
+            slots
+              .filter((s) => s.text.length > 0 && s.start < end && s.start + s.text.length > start)
+              .map((s) => s.run),
+          );
+          for (const run of runs) {
+            const got = effectiveRunFormat(styles, p, run);
+            if (formatMismatches(want, got).length > 0) pass = false;
+            if (observed.length < 5) observed.push(got);
+          }
+        }
+      }
+      return { pass: pass && hits > 0, observed: { occurrences: hits, runs: observed } };
+    }
+    case 'writer.alignment': {
+      const styles = await StyleSheet.load(docx);
+      return everyParagraph(
+        docx,
+        check.paragraph,
+        (p) => effectiveAlignment(styles, p),
+        (a) => a === check.alignment,
+      );
+    }
+    case 'writer.line_spacing': {
+      const styles = await StyleSheet.load(docx);
+      return everyParagraph(
+        docx,
+        check.paragraph,
+        (p) => effectiveLineSpacing(styles, p),
+        (v) => typeof v === 'number' && Math.abs(v - check.lineSpacing) <= check.tolerance,
+      );
+    }
+    case 'writer.list': {
+      const styles = await StyleSheet.load(docx);
+      const observed: Record<string, string> = {};
+      let pass = true;
+      for (const match of check.paragraphs) {
+        const refs = matchingParagraphs(body, match);
+        if (refs.length === 0) {
+          observed[match] = 'missing';
+          pass = false;
+          continue;
+        }
+        for (const { p } of refs) {
+          const info = await listInfo(docx, styles, p);
+          observed[match] = info ? info.type : 'not a list item';
+          if (!info || (check.listType && info.type !== check.listType)) pass = false;
+        }
+      }
+      return { pass, observed };
+    }
+    case 'writer.table': {
+      const all = tables(body);
+      const candidates = check.table === undefined ? all : all.slice(check.table - 1, check.table);
+      const shapes = candidates.map((t) => {
+        const cells = tableCells(t);
+        return { rows: cells.length, cols: Math.max(0, ...cells.map((r) => r.length)), cells };
+      });
+      const fits = shapes.some(
+        (s) =>
+          (check.rows === undefined || s.rows === check.rows) &&
+          (check.cols === undefined || s.cols === check.cols) &&
+          check.cells.every((c) => s.cells[c.row - 1]?.[c.col - 1] === c.text.trim()),
+      );
+      return {
+        pass: fits,
+        observed: {
+          tables: all.length,
+          shapes: shapes.slice(0, 3).map((s) => ({ ...s, cells: s.cells.slice(0, 4) })),
+        },
+      };
+    }
+    case 'writer.orientation': {
+      const pgSz = finalSection(body).first('w:pgSz');
+      const w = Number(pgSz?.attrs['w:w'] ?? 0);
+      const h = Number(pgSz?.attrs['w:h'] ?? 0);
+      const orientation =
+        w && h ? (w > h ? 'landscape' : 'portrait') : (pgSz?.attrs['w:orient'] ?? 'portrait');
+      return { pass: orientation === check.orientation, observed: { orientation } };
+    }
+    case 'writer.header_text':
+    case 'writer.footer_text': {
+      const texts = await headerTexts(docx, check.kind === 'writer.header_text' ? 'header' : 'footer');
+      return { pass: texts.some((t) => t.includes(check.text)), observed: texts.map((t) => clip(t)) };
+    }
+    case 'writer.paragraph_count': {
+      const n = paragraphs(body).filter((r) => !r.inTable && paragraphText(r.p).trim() !== '').length;
+      return { pass: countOk(n, check), observed: { paragraphs: n } };
+    }
+  }
+}
+
+export async function probeWriter(files: FileMap, check: WriterCheck): Promise<ProbeResult> {
+  return probeOne(await openDocx(files, check.file), check);
+}

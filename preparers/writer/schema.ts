@@ -1,0 +1,325 @@
+import { z } from 'zod';
+
+/** A home-relative .docx path, e.g. `Documents/report.docx`. */
+const file = z
+  .string()
+  .min(1)
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.docx$/i, 'a home-relative path ending in .docx, without ..')
+  .describe('Home-relative path of the .docx file, e.g. "Documents/report.docx".');
+
+const color = z
+  .string()
+  .regex(/^[0-9A-Fa-f]{6}$/, 'six hex digits, no #')
+  .describe('Text colour as six hex digits without #, e.g. "C00000".');
+const fontName = z.string().min(1).max(64).describe('Font family name, e.g. "Liberation Serif".');
+const size = z.number().min(4).max(96).describe('Font size in points (half points allowed, e.g. 10.5).');
+
+export const alignment = z.enum(['left', 'center', 'right', 'justify']).describe('Paragraph alignment.');
+export type Alignment = z.infer<typeof alignment>;
+
+const lineSpacing = z
+  .number()
+  .min(0.5)
+  .max(4)
+  .describe('Proportional line spacing as a multiple of single spacing: 1, 1.15, 1.5, 2.');
+
+const match = z
+  .string()
+  .min(1)
+  .describe('Text that identifies the paragraph(s): every body paragraph whose text contains it.');
+
+export const runSchema = z
+  .strictObject({
+    text: z.string().describe('The run text.'),
+    bold: z.boolean().optional(),
+    italic: z.boolean().optional(),
+    underline: z.boolean().optional(),
+    size: size.optional(),
+    font: fontName.optional(),
+    color: color.optional(),
+  })
+  .describe('A run of text sharing one character format.');
+
+const paragraphStyle = z
+  .enum(['Normal', 'Title', 'Heading1', 'Heading2', 'Heading3', 'Caption'])
+  .describe('Paragraph style id (built-in styles of the generated document).');
+
+const paragraphBlock = z
+  .strictObject({
+    type: z.literal('paragraph'),
+    runs: z.array(runSchema).min(1).describe('The runs of the paragraph, in order.'),
+    alignment: alignment.optional(),
+    lineSpacing: lineSpacing.optional(),
+    style: paragraphStyle.optional(),
+  })
+  .describe('A body paragraph.');
+
+const headingBlock = z
+  .strictObject({
+    type: z.literal('heading'),
+    level: z.number().int().min(1).max(3).describe('Heading level 1-3 (styles Heading 1-3).'),
+    text: z.string().min(1),
+  })
+  .describe('A heading paragraph.');
+
+const listBlock = z
+  .strictObject({
+    type: z.literal('list'),
+    listType: z.enum(['bullet', 'numbered']).describe('Bulleted or numbered (1., 2., …) list.'),
+    items: z.array(z.string().min(1)).min(1).describe('One paragraph per item.'),
+  })
+  .describe('A bulleted or numbered list.');
+
+const tableBlock = z
+  .strictObject({
+    type: z.literal('table'),
+    header: z.array(z.string()).min(1).optional().describe('Header row cells (repeated on each page).'),
+    rows: z.array(z.array(z.string())).min(1).describe('Body rows, each an array of cell texts.'),
+  })
+  .describe('A table; every row is padded to the widest row.');
+
+const pageBreakBlock = z.strictObject({ type: z.literal('page_break') }).describe('A page break.');
+
+export const blockSchema = z.discriminatedUnion('type', [
+  headingBlock,
+  paragraphBlock,
+  listBlock,
+  tableBlock,
+  pageBreakBlock,
+]);
+export type Block = z.infer<typeof blockSchema>;
+
+const twips = z.number().min(0).max(5).describe('Margin in inches.');
+
+export const docSchema = z
+  .strictObject({
+    blocks: z.array(blockSchema).min(1).describe('Body content in reading order.'),
+    section: z
+      .strictObject({
+        orientation: z.enum(['portrait', 'landscape']).default('portrait'),
+        margins: z
+          .strictObject({ top: twips, right: twips, bottom: twips, left: twips })
+          .partial()
+          .optional()
+          .describe('Page margins in inches (default 1).'),
+        header: z.string().optional().describe('Text of the page header.'),
+        footer: z.string().optional().describe('Text of the page footer.'),
+      })
+      .default({ orientation: 'portrait' })
+      .describe('Page setup of the single section (A4).'),
+  })
+  .describe('A Writer (.docx) document.');
+export type WriterDoc = z.infer<typeof docSchema>;
+
+const format = {
+  bold: z.boolean().optional(),
+  italic: z.boolean().optional(),
+  underline: z.boolean().optional(),
+  size: size.optional(),
+  font: fontName.optional(),
+  color: color.optional(),
+};
+export interface RunFormat {
+  bold?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  size?: number;
+  font?: string;
+  color?: string;
+}
+
+const tableRows = z
+  .array(z.array(z.string()))
+  .min(1)
+  .describe('Rows of cell texts; the first row is the header.');
+
+export const editSchema = z.discriminatedUnion('op', [
+  z
+    .strictObject({
+      op: z.literal('writer.replace_text'),
+      file,
+      find: z.string().min(1).describe('Text to find (case-sensitive), also across run boundaries.'),
+      replace: z.string().describe('Replacement text.'),
+    })
+    .describe('Replace every occurrence of a text in the body.'),
+  z
+    .strictObject({
+      op: z.literal('writer.set_heading'),
+      file,
+      paragraph: match,
+      level: z.number().int().min(1).max(3),
+    })
+    .describe('Give matching paragraphs the style Heading N.'),
+  z
+    .strictObject({
+      op: z.literal('writer.set_run_format'),
+      file,
+      paragraph: match,
+      text: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'Only format this text inside the paragraph (every occurrence); default the whole paragraph.',
+        ),
+      ...format,
+    })
+    .describe('Set character formatting of matching paragraphs (or of a text inside them).'),
+  z.strictObject({ op: z.literal('writer.set_alignment'), file, paragraph: match, alignment }),
+  z.strictObject({ op: z.literal('writer.set_line_spacing'), file, paragraph: match, lineSpacing }),
+  z
+    .strictObject({
+      op: z.literal('writer.make_list'),
+      file,
+      paragraphs: z.array(match).min(1).describe('Each entry selects the paragraphs that become items.'),
+      listType: z.enum(['bullet', 'numbered']),
+    })
+    .describe('Turn paragraphs into one bulleted or numbered list.'),
+  z
+    .strictObject({
+      op: z.literal('writer.insert_table'),
+      file,
+      after: match.describe('The table goes after the first paragraph containing this text.'),
+      rows: tableRows,
+    })
+    .describe('Insert a table after a paragraph.'),
+  z
+    .strictObject({
+      op: z.literal('writer.fill_table_cell'),
+      file,
+      table: z.number().int().min(1).default(1).describe('1-based index of the table in the body.'),
+      row: z.number().int().min(1).describe('1-based row (row 1 is the first row, usually the header).'),
+      col: z.number().int().min(1).describe('1-based column.'),
+      text: z.string(),
+    })
+    .describe("Set a table cell's text."),
+  z.strictObject({
+    op: z.literal('writer.set_orientation'),
+    file,
+    orientation: z.enum(['portrait', 'landscape']),
+  }),
+  z
+    .strictObject({ op: z.literal('writer.set_header'), file, text: z.string() })
+    .describe('Set the page header text.'),
+  z
+    .strictObject({ op: z.literal('writer.set_footer'), file, text: z.string() })
+    .describe('Set the page footer text.'),
+  z
+    .strictObject({
+      op: z.literal('writer.insert_paragraph'),
+      file,
+      after: match
+        .optional()
+        .describe('Insert after the first paragraph containing this text; default at the end.'),
+      text: z.string().min(1),
+      style: paragraphStyle.optional(),
+    })
+    .describe('Insert a new paragraph.'),
+  z
+    .strictObject({ op: z.literal('writer.delete_paragraph'), file, paragraph: match })
+    .describe('Delete every body paragraph containing the text.'),
+]);
+export type WriterEdit = z.infer<typeof editSchema>;
+
+const cellCheck = z.strictObject({
+  row: z.number().int().min(1).describe('1-based row.'),
+  col: z.number().int().min(1).describe('1-based column.'),
+  text: z.string().describe('Expected cell text (trimmed, exact).'),
+});
+
+const countRange = {
+  count: z.number().int().min(0).optional().describe('Exact number expected.'),
+  min: z.number().int().min(0).optional().describe('At least this many.'),
+  max: z.number().int().min(0).optional().describe('At most this many.'),
+};
+
+export const checkSchema = z.discriminatedUnion('kind', [
+  z
+    .strictObject({
+      kind: z.literal('writer.text_present'),
+      file,
+      text: z.string().min(1),
+      ignoreCase: z.boolean().default(false),
+      ...countRange,
+    })
+    .describe('Body text contains the text (default: at least once).'),
+  z
+    .strictObject({
+      kind: z.literal('writer.text_absent'),
+      file,
+      text: z.string().min(1),
+      ignoreCase: z.boolean().default(false),
+    })
+    .describe('Body text does not contain the text.'),
+  z
+    .strictObject({
+      kind: z.literal('writer.text_replaced'),
+      file,
+      old: z.string().min(1).describe('Must no longer occur.'),
+      new: z.string().min(1).describe('Must occur.'),
+      count: z.number().int().min(1).optional().describe('Exact number of occurrences of `new`.'),
+    })
+    .describe('A text was replaced: old is absent, new is present.'),
+  z
+    .strictObject({
+      kind: z.literal('writer.heading'),
+      file,
+      paragraph: match,
+      level: z.number().int().min(1).max(9),
+    })
+    .describe('Every paragraph containing the text has the style Heading N (resolved by style name).'),
+  z
+    .strictObject({ kind: z.literal('writer.run_format'), file, text: z.string().min(1), ...format })
+    .describe(
+      'Every run holding part of each occurrence of the text has the given properties (styles resolved).',
+    ),
+  z.strictObject({ kind: z.literal('writer.alignment'), file, paragraph: match, alignment }),
+  z.strictObject({
+    kind: z.literal('writer.line_spacing'),
+    file,
+    paragraph: match,
+    lineSpacing,
+    tolerance: z.number().min(0).default(0.02),
+  }),
+  z
+    .strictObject({
+      kind: z.literal('writer.list'),
+      file,
+      paragraphs: z.array(match).min(1),
+      listType: z
+        .enum(['bullet', 'numbered'])
+        .optional()
+        .describe('Required list kind; omit to accept either.'),
+    })
+    .describe('Every listed paragraph is a list item (bulleted or numbered per numbering definitions).'),
+  z
+    .strictObject({
+      kind: z.literal('writer.table'),
+      file,
+      table: z
+        .number()
+        .int()
+        .min(1)
+        .optional()
+        .describe('1-based table index; default: any table may satisfy it.'),
+      rows: z.number().int().min(1).optional(),
+      cols: z.number().int().min(1).optional(),
+      cells: z.array(cellCheck).default([]),
+    })
+    .describe('A table exists with this shape and cell texts.'),
+  z.strictObject({
+    kind: z.literal('writer.orientation'),
+    file,
+    orientation: z.enum(['portrait', 'landscape']),
+  }),
+  z
+    .strictObject({ kind: z.literal('writer.header_text'), file, text: z.string().min(1) })
+    .describe('A header contains the text.'),
+  z
+    .strictObject({ kind: z.literal('writer.footer_text'), file, text: z.string().min(1) })
+    .describe('A footer contains the text.'),
+  z
+    .strictObject({ kind: z.literal('writer.paragraph_count'), file, ...countRange })
+    .describe('Number of non-empty body paragraphs (outside tables).'),
+]);
+export type WriterCheck = z.infer<typeof checkSchema>;

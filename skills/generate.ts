@@ -1,0 +1,159 @@
+import { Faker, en } from '@faker-js/faker';
+import { z } from 'zod';
+import { Rng } from './random.ts';
+
+/**
+ * Realistic bulk content generated locally from a seed, so the LLM only writes small answers:
+ * `generate: {records: 20, fields: {name: full_name, amount: {kind: money, min: 10, max: 900}}}`.
+ * Output: `{records: [{…}], rows: [[…]], header: [...], count}` with fields in declaration order.
+ */
+export const FIELD_KINDS = [
+  'first_name', 'last_name', 'full_name', 'email', 'company', 'product', 'department', 'job_title',
+  'city', 'country', 'street', 'phone', 'color', 'word', 'words', 'sentence', 'paragraph', 'title',
+  'date', 'int', 'number', 'money', 'percent', 'pick', 'seq', 'bool', 'filename',
+] as const;
+
+const fieldObject = z
+  .object({
+    kind: z.enum(FIELD_KINDS),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    decimals: z.number().int().min(0).max(6).optional(),
+    options: z.array(z.unknown()).min(1).optional().describe('for pick'),
+    prefix: z.string().optional().describe('for seq and filename'),
+    from: z.string().optional().describe('ISO date, for date'),
+    to: z.string().optional().describe('ISO date, for date'),
+    unique: z.boolean().default(false),
+  })
+  .strict();
+const fieldSchema = z.union([z.enum(FIELD_KINDS), fieldObject]);
+export type FieldSpec = z.infer<typeof fieldSchema>;
+
+/** As written in a spec: counts and field options may still be `{{ … }}` templates. */
+export const generateSpecSchema = z
+  .object({
+    records: z.union([z.number().int().min(1).max(5000), z.string().min(1)]).describe('count, or a template'),
+    fields: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.union([z.enum(FIELD_KINDS), z.record(z.string(), z.unknown())])),
+    duplicates: z.union([z.number().int().min(0), z.string()]).default(0).describe('copies of random records to insert'),
+  })
+  .strict();
+
+/** After templates are rendered: what the generator runs on. */
+export const resolvedGenerateSchema = z
+  .object({
+    records: z.coerce.number().int().min(1).max(5000),
+    fields: z.record(z.string(), fieldSchema),
+    duplicates: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+export type ResolvedGenerateSpec = z.infer<typeof resolvedGenerateSchema>;
+
+export interface Generated {
+  records: Record<string, unknown>[];
+  rows: unknown[][];
+  header: string[];
+  count: number;
+}
+
+export function generateRecords(spec: ResolvedGenerateSpec, seed: number): Generated {
+  const rng = new Rng(seed);
+  const faker = new Faker({ locale: [en], seed: seed });
+  const header = Object.keys(spec.fields);
+  const seen = new Map<string, Set<unknown>>();
+  const records: Record<string, unknown>[] = [];
+  for (let i = 0; i < spec.records; i++) {
+    const rec: Record<string, unknown> = {};
+    for (const name of header) {
+      const f = normalise(spec.fields[name]!);
+      let value = field(f, i, rng, faker);
+      if (f.unique) {
+        const used = seen.get(name) ?? new Set();
+        seen.set(name, used);
+        for (let tries = 0; used.has(value) && tries < 50; tries++) value = field(f, i, rng, faker);
+        if (used.has(value)) value = `${String(value)} ${i + 1}`;
+        used.add(value);
+      }
+      rec[name] = value;
+    }
+    records.push(rec);
+  }
+  for (let d = 0; d < spec.duplicates && records.length > 0; d++) {
+    const copy = { ...rng.pick(records) };
+    records.splice(rng.int(0, records.length), 0, copy);
+  }
+  return { records, rows: records.map((r) => header.map((h) => r[h])), header, count: records.length };
+}
+
+function normalise(f: FieldSpec): z.infer<typeof fieldObject> {
+  return typeof f === 'string' ? { kind: f, unique: false } : f;
+}
+
+function round(n: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.round(n * f) / f;
+}
+
+function field(f: z.infer<typeof fieldObject>, index: number, rng: Rng, faker: Faker): unknown {
+  const min = f.min ?? 0;
+  const max = f.max ?? 1000;
+  switch (f.kind) {
+    case 'first_name':
+      return faker.person.firstName();
+    case 'last_name':
+      return faker.person.lastName();
+    case 'full_name':
+      return faker.person.fullName();
+    case 'email':
+      return faker.internet.email().toLowerCase();
+    case 'company':
+      return faker.company.name();
+    case 'product':
+      return faker.commerce.productName();
+    case 'department':
+      return faker.commerce.department();
+    case 'job_title':
+      return faker.person.jobTitle();
+    case 'city':
+      return faker.location.city();
+    case 'country':
+      return faker.location.country();
+    case 'street':
+      return faker.location.streetAddress();
+    case 'phone':
+      return faker.phone.number({ style: 'national' });
+    case 'color':
+      return faker.color.human();
+    case 'word':
+      return faker.word.noun();
+    case 'words':
+      return faker.lorem.words(rng.int(f.min ?? 2, f.max ?? 4));
+    case 'sentence':
+      return faker.lorem.sentence(rng.int(f.min ?? 6, f.max ?? 12));
+    case 'paragraph':
+      return faker.lorem.paragraph(rng.int(f.min ?? 3, f.max ?? 5));
+    case 'title':
+      return faker.company.catchPhrase();
+    case 'date': {
+      const from = Date.parse(f.from ?? '2024-01-01');
+      const to = Date.parse(f.to ?? '2025-12-31');
+      const day = 86_400_000;
+      return new Date(from + rng.int(0, Math.max(0, Math.floor((to - from) / day))) * day).toISOString().slice(0, 10);
+    }
+    case 'int':
+      return rng.int(Math.ceil(min), Math.floor(max));
+    case 'number':
+      return round(min + rng.next() * (max - min), f.decimals ?? 2);
+    case 'money':
+      return round(min + rng.next() * (max - min), f.decimals ?? 2);
+    case 'percent':
+      return round((f.min ?? 0) + rng.next() * ((f.max ?? 1) - (f.min ?? 0)), f.decimals ?? 3);
+    case 'pick':
+      return rng.pick(f.options ?? ['a', 'b', 'c']);
+    case 'seq':
+      return `${f.prefix ?? ''}${String(index + 1 + Math.floor(min)).padStart(3, '0')}`;
+    case 'bool':
+      return rng.next() < 0.5;
+    case 'filename':
+      return `${f.prefix ?? ''}${faker.word.noun().toLowerCase()}_${rng.int(10, 99)}`;
+  }
+}

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isNode, LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { repoRoot } from '../infra/paths.ts';
+import { compileOutput, OutputDeclError } from './outputTypes.ts';
+import { type SkillSpec, skillSpecSchema } from './schema.ts';
+
+export const skillsDir = path.join(repoRoot, 'skills');
+
+/** A bad spec names the file, the path inside the YAML (with its line) and the reason. */
+export class SpecError extends Error {
+  override name = 'SpecError';
+  constructor(
+    readonly file: string,
+    readonly problems: { path: string; line?: number; message: string }[],
+  ) {
+    super(
+      `${file}: invalid skill spec\n${problems
+        .map((p) => `  at ${p.path || '(root)'}${p.line ? ` (line ${p.line})` : ''}: ${p.message}`)
+        .join('\n')}`,
+    );
+  }
+}
+
+export interface LoadedSpec {
+  spec: SkillSpec;
+  sha256: string;
+  file: string;
+}
+
+function formatPath(p: readonly PropertyKey[]): string {
+  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('');
+}
+
+/** Parses and validates YAML text; `file` is only used in messages. */
+export function parseSpec(text: string, file: string): LoadedSpec {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new SpecError(
+      file,
+      doc.errors.map((e) => ({ path: '', line: e.linePos?.[0]?.line, message: e.message.split('\n')[0]! })),
+    );
+  }
+  const lineOf = (p: readonly PropertyKey[]): number | undefined => {
+    for (let n = p.length; n >= 0; n--) {
+      const node = doc.getIn(p.slice(0, n) as unknown[], true);
+      if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+    }
+    return undefined;
+  };
+  const parsed = skillSpecSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    throw new SpecError(
+      file,
+      parsed.error.issues.map((i: z.core.$ZodIssue) => ({
+        path: formatPath(i.path),
+        line: lineOf(i.path),
+        message: i.message,
+      })),
+    );
+  }
+  const spec = parsed.data;
+  const problems: { path: string; line?: number; message: string }[] = [];
+  spec.nodes.forEach((node, i) => {
+    if (!('llm' in node)) return;
+    try {
+      compileOutput(node.llm.output, `nodes[${i}].llm.output`);
+    } catch (err) {
+      if (!(err instanceof OutputDeclError)) throw err;
+      problems.push({ path: `nodes[${i}].llm.output`, line: lineOf(['nodes', i, 'llm', 'output']), message: err.message });
+    }
+  });
+  const expected = path.basename(file, '.yaml');
+  if (file.endsWith('.yaml') && expected !== spec.id) {
+    problems.push({ path: 'id', line: lineOf(['id']), message: `id "${spec.id}" must equal the file name "${expected}"` });
+  }
+  if (problems.length > 0) throw new SpecError(file, problems);
+  return { spec, sha256: specHash(spec), file };
+}
+
+/** Hash of the validated spec, so formatting changes of the YAML do not make a new version. */
+export function specHash(spec: SkillSpec): string {
+  return createHash('sha256').update(canonicalJson(spec)).digest('hex');
+}
+
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export function loadSpecFile(file: string): LoadedSpec {
+  return parseSpec(readFileSync(file, 'utf8'), path.relative(process.cwd(), file) || file);
+}
+
+function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...yamlFiles(full));
+    else if (name.endsWith('.yaml') && dir !== skillsDir) out.push(full);
+  }
+  return out;
+}
+
+/** Every spec under skills/<app>/; all problems of all files are reported together. */
+export function loadSkillLibrary(dir = skillsDir): Map<string, LoadedSpec> {
+  const specs = new Map<string, LoadedSpec>();
+  const errors: SpecError[] = [];
+  for (const file of yamlFiles(dir)) {
+    try {
+      const loaded = loadSpecFile(file);
+      const dup = specs.get(loaded.spec.id);
+      if (dup) throw new SpecError(file, [{ path: 'id', message: `duplicate skill id, also in ${dup.file}` }]);
+      specs.set(loaded.spec.id, loaded);
+    } catch (err) {
+      if (err instanceof SpecError) errors.push(err);
+      else throw err;
+    }
+  }
+  if (errors.length > 0) throw new AggregateError(errors, errors.map((e) => e.message).join('\n'));
+  return specs;
+}

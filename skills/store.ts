@@ -1,0 +1,75 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../infra/db/client.ts';
+import { skillSpecVersions, skills } from '../infra/db/schema.ts';
+import { type LoadedSpec, specHash } from './load.ts';
+import { type SkillSpec, skillSpecSchema } from './schema.ts';
+
+export interface StoredSpec {
+  spec: SkillSpec;
+  version: number;
+  sha256: string;
+}
+
+/**
+ * Skill specs by (id, version), from Postgres. File specs are synced in as new versions when their
+ * content changes; specs written by the taxonomy expansion arrive the same way with source
+ * "expansion". Versions are immutable, so they are cached for the life of the process.
+ */
+export class SpecStore {
+  #cache = new Map<string, StoredSpec>();
+  constructor(private readonly database: Database) {}
+
+  async get(skillId: string, version: number): Promise<StoredSpec> {
+    const key = `${skillId}@${version}`;
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    const rows = await this.database.db
+      .select()
+      .from(skillSpecVersions)
+      .where(and(eq(skillSpecVersions.skillId, skillId), eq(skillSpecVersions.version, version)));
+    const row = rows[0];
+    if (!row) throw new Error(`skill spec ${skillId} version ${version} is not in the database`);
+    const spec = skillSpecSchema.parse(row.spec);
+    const stored = { spec, version, sha256: row.sha256 };
+    this.#cache.set(key, stored);
+    return stored;
+  }
+
+  /** Records a spec (idempotent by content hash) and returns its version. */
+  async put(spec: SkillSpec, source: 'file' | 'expansion', expansionRunId?: string, status = 'active'): Promise<number> {
+    const sha256 = specHash(spec);
+    return this.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${spec.id}))`);
+      const existing = await tx
+        .select({ version: skillSpecVersions.version })
+        .from(skillSpecVersions)
+        .where(and(eq(skillSpecVersions.skillId, spec.id), eq(skillSpecVersions.sha256, sha256)));
+      const found = existing[0];
+      if (found) return found.version;
+      const max = await tx
+        .select({ v: sql<number>`coalesce(max(${skillSpecVersions.version}), 0)::int` })
+        .from(skillSpecVersions)
+        .where(eq(skillSpecVersions.skillId, spec.id));
+      const version = (max[0]?.v ?? 0) + 1;
+      await tx.insert(skillSpecVersions).values({ skillId: spec.id, version, sha256, spec, source, expansionRunId });
+      const values = {
+        id: spec.id,
+        title: spec.title,
+        apps: spec.apps,
+        category: spec.category,
+        difficulty: spec.difficulty,
+        channel: spec.channel,
+        status,
+        currentVersion: version,
+      };
+      await tx.insert(skills).values(values).onConflictDoUpdate({ target: skills.id, set: values });
+      return version;
+    });
+  }
+
+  async syncLibrary(library: Map<string, LoadedSpec>): Promise<Map<string, number>> {
+    const versions = new Map<string, number>();
+    for (const [id, loaded] of library) versions.set(id, await this.put(loaded.spec, 'file'));
+    return versions;
+  }
+}

@@ -1,0 +1,101 @@
+import jsonata from 'jsonata';
+
+/**
+ * `{{ expr }}` templates over the task context. A string that is exactly one template keeps the
+ * value's type (a number, a list of rows); otherwise values are spliced into the text. `expr` is a
+ * dotted path (`scenario.columns[0].name`) or any JSONata expression (`$sum(data.records.amount)`).
+ */
+export type Context = Record<string, unknown>;
+
+export class TemplateError extends Error {
+  override name = 'TemplateError';
+}
+
+const TEMPLATE = /\{\{\s*([\s\S]+?)\s*\}\}/g;
+const WHOLE = /^\{\{\s*([\s\S]+?)\s*\}\}$/;
+const SIMPLE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$/;
+const compiled = new Map<string, ReturnType<typeof jsonata>>();
+
+/** Spreadsheet helpers available in every expression: `$colLetter(3)` = "C", `$cell(3, 10)` = "C10". */
+export function colLetter(n: number): string {
+  let s = '';
+  for (let x = Math.floor(n); x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+  return s;
+}
+const bindings = {
+  colLetter,
+  cell: (col: number, row: number) => `${colLetter(col)}${Math.floor(row)}`,
+  round2: (n: number) => Math.round(n * 100) / 100,
+};
+
+export async function evaluate(expr: string, ctx: Context): Promise<unknown> {
+  if (SIMPLE_PATH.test(expr)) return lookupPath(expr, ctx);
+  let program = compiled.get(expr);
+  if (!program) {
+    try {
+      program = jsonata(expr);
+    } catch (err) {
+      throw new TemplateError(`cannot parse expression "${expr}": ${(err as Error).message}`);
+    }
+    compiled.set(expr, program);
+  }
+  try {
+    return normaliseJsonata(await program.evaluate(ctx, bindings));
+  } catch (err) {
+    throw new TemplateError(`expression "${expr}" failed: ${(err as Error).message}`);
+  }
+}
+
+function lookupPath(path: string, ctx: Context): unknown {
+  let cur: unknown = ctx;
+  for (const part of path.split(/\.|(?=\[)/)) {
+    if (cur === undefined || cur === null) break;
+    const idx = /^\[(\d+)\]$/.exec(part);
+    cur = idx ? (cur as unknown[])[Number(idx[1])] : (cur as Record<string, unknown>)[part];
+  }
+  if (cur === undefined) throw new TemplateError(`"${path}" is not defined in the task context`);
+  return cur;
+}
+
+/** JSONata returns arrays with a `sequence` flag and single-item sequences unwrapped; make plain JSON. */
+function normaliseJsonata(v: unknown): unknown {
+  if (v === undefined) return null;
+  return JSON.parse(JSON.stringify(v));
+}
+
+function toText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.map(toText).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export async function renderString(s: string, ctx: Context): Promise<unknown> {
+  const whole = WHOLE.exec(s);
+  if (whole && !whole[1]!.includes('}}')) return evaluate(whole[1]!, ctx);
+  if (!s.includes('{{')) return s;
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of s.matchAll(TEMPLATE)) {
+    parts.push(s.slice(last, m.index), toText(await evaluate(m[1]!, ctx)));
+    last = m.index! + m[0].length;
+  }
+  parts.push(s.slice(last));
+  return parts.join('');
+}
+
+/** Renders every string inside a value (objects and arrays recursively); keys are left as they are. */
+export async function render(value: unknown, ctx: Context): Promise<unknown> {
+  if (typeof value === 'string') return renderString(value, ctx);
+  if (Array.isArray(value)) return Promise.all(value.map((v) => render(v, ctx)));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await render(v, ctx);
+    return out;
+  }
+  return value;
+}
+
+export async function renderText(s: string, ctx: Context): Promise<string> {
+  return toText(await renderString(s, ctx));
+}

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { inArray } from 'drizzle-orm';
+import { buildTaskPackage } from '../../activities/package/taskPackage.ts';
+import { exportPack } from '../../export/exportPack.ts';
+import { validatePack } from '../../export/validate.ts';
+import { packages, tasks } from '../../infra/db/schema.ts';
+import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
+import { calcPackageInput } from '../unit/packageFixtures.ts';
+
+const round = `export-test-${randomUUID()}`;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'forge-export-it-'));
+let svc: TestServices;
+const ids: string[] = [];
+
+before(async () => {
+  svc = await testServices();
+  const checks = [
+    [
+      {
+        kind: 'calc.cell_value',
+        file: 'Desktop/sales.xlsx',
+        sheet: 'Sales',
+        cell: 'B10',
+        value: 42,
+        tolerance: 0.01,
+      },
+    ],
+    [{ kind: 'calc.sheet_names', file: 'Desktop/sales.xlsx', names: ['Sales'] }],
+    [{ kind: 'calc.formula', file: 'Desktop/sales.xlsx', sheet: 'Sales', cell: 'B10', matches: '^SUM\\(' }],
+  ];
+  for (const c of checks) {
+    const { input, files } = calcPackageInput({ roundId: round, checks: c });
+    for (const f of files) {
+      const stored = await svc.store.putArtifact(f.bytes, 'application/octet-stream');
+      const a = input.artifacts.find((x) => x.vmPath === f.vmPath && x.role === f.role);
+      if (!a) throw new Error('fixture');
+      a.key = stored.key;
+    }
+    const download = input.setup[0];
+    if (download?.type !== 'download') throw new Error('fixture');
+    download.files = input.artifacts
+      .filter((a) => a.role === 'initial')
+      .map((a) => ({ artifactKey: a.key, sha256: a.sha256, vmPath: a.vmPath }));
+    const built = buildTaskPackage(input);
+    const key = `packages/${round}/${input.id}/task.json`;
+    await svc.store.putObject(key, built.taskJsonText, 'application/json');
+    await svc.database.db.insert(tasks).values({
+      id: input.id,
+      roundId: round,
+      skillId: input.skill.id,
+      specVersion: 1,
+      taskIndex: ids.length,
+      seed: input.seed,
+      apps: input.apps,
+      status: 'accepted',
+      instruction: input.instruction,
+      packageKey: key,
+    });
+    await svc.database.db.insert(packages).values({
+      taskId: input.id,
+      roundId: round,
+      skillId: input.skill.id,
+      taskJsonKey: key,
+      setupKey: key,
+      sha256: built.sha256,
+    });
+    ids.push(input.id);
+  }
+});
+
+after(async () => {
+  if (ids.length) {
+    await svc.database.db.delete(packages).where(inArray(packages.taskId, ids));
+    await svc.database.db.delete(tasks).where(inArray(tasks.id, ids));
+  }
+  await closeTestServices();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('OSWorld export is reproducible, validates, and reports unmappable checks', async () => {
+  const a = path.join(dir, 'a.tar.gz');
+  const b = path.join(dir, 'b.tar.gz');
+  const progress: number[] = [];
+  const report = await exportPack(svc, { round, format: 'osworld', out: a }, (p) => progress.push(p.done));
+  await exportPack(svc, { round, format: 'osworld', out: b });
+  assert.deepEqual(progress, [1, 2, 3]);
+  assert.equal(report.exported, 2);
+  assert.equal(report.excluded.length, 1);
+  assert.equal(report.excluded[0]?.checkKind, 'calc.formula');
+  assert.ok(readFileSync(a).equals(readFileSync(b)), 'two exports differ');
+  assert.deepEqual(await validatePack(a), []);
+
+  const folder = path.join(dir, 'osworld');
+  await exportPack(svc, { round, format: 'osworld', out: folder });
+  assert.deepEqual(await validatePack(folder), []);
+  const index = JSON.parse(readFileSync(path.join(folder, 'evaluation_examples/test_all.json'), 'utf8'));
+  assert.equal(index.libreoffice_calc.length, 2);
+  const id = index.libreoffice_calc[0];
+  const task = JSON.parse(
+    readFileSync(path.join(folder, `evaluation_examples/examples/libreoffice_calc/${id}.json`), 'utf8'),
+  );
+  assert.equal(task.evaluator.func, 'compare_table');
+  assert.equal(task.evaluator.expected.type, 'cache_file');
+  assert.equal(
+    task.config.find((s: { type: string }) => s.type === 'upload_file').parameters.files[0].path,
+    '/home/user/Desktop/sales.xlsx',
+  );
+
+  // Corrupt the pack: a shipped file changes, another disappears, a task file breaks, the index lies.
+  const manifest = JSON.parse(readFileSync(path.join(folder, 'cua-forge-pack.json'), 'utf8'));
+  const [first, second] = Object.keys(manifest.files);
+  writeFileSync(path.join(folder, first as string), 'tampered');
+  rmSync(path.join(folder, second as string));
+  writeFileSync(path.join(folder, `evaluation_examples/examples/libreoffice_calc/${id}.json`), '{"id": ');
+  index.os = [randomUUID()];
+  writeFileSync(path.join(folder, 'evaluation_examples/test_all.json'), JSON.stringify(index));
+  const problems = await validatePack(folder);
+  const text = problems.map((p) => `${p.file}: ${p.message}`).join('\n');
+  assert.match(text, new RegExp(`${first}: sha256 is [0-9a-f]{64}, the manifest says`));
+  assert.match(text, new RegExp(`${second}: listed in the manifest but missing`));
+  assert.match(text, new RegExp(`examples/libreoffice_calc/${id}.json: invalid JSON`));
+  assert.match(text, /test_all\.json: os\/[0-9a-f-]+ has no file/);
+});
+
+test('JSONL export has one line per task with artifact URIs', async () => {
+  const out = path.join(dir, 'tasks.jsonl');
+  const report = await exportPack(svc, {
+    round,
+    format: 'jsonl',
+    out,
+    files: 'url',
+    baseUrl: 'https://files.example.test/forge',
+  });
+  assert.equal(report.exported, 3);
+  const lines = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lines.map((l) => l.id),
+    [...ids].sort(),
+  );
+  assert.match(lines[0].artifacts[0].uri.s3, new RegExp(`^s3://${svc.store.bucket}/artifacts/sha256/`));
+  assert.match(lines[0].artifacts[0].uri.url, /^https:\/\/files\.example\.test\/forge\/artifacts\/sha256\//);
+  const packed = path.join(dir, 'jsonl.tar.gz');
+  await exportPack(svc, { round, format: 'jsonl', out: packed });
+  assert.deepEqual(await validatePack(packed), []);
+});

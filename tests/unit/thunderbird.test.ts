@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { listTar } from '../../preparers/os/tarball.ts';
+import { packProfile, thunderbirdPreparer as tb } from '../../preparers/thunderbird/index.ts';
+import { parseMbox, serializeMbox } from '../../preparers/thunderbird/mbox.ts';
+import type { FileMap } from '../../preparers/types.ts';
+
+const DOC = tb.docSchema.parse({
+  identities: [{ name: 'Ann Lee', email: 'ann@example.com', signature: 'Ann' }],
+  folders: [
+    {
+      path: 'Inbox',
+      messages: [
+        {
+          from: 'Bob <bob@example.org>',
+          to: ['ann@example.com'],
+          subject: 'Invoice 42',
+          date: '2024-03-05T09:30:00Z',
+          text: 'From here\n>From there',
+        },
+        {
+          from: 'carl@example.org',
+          to: ['ann@example.com'],
+          subject: 'Lunch',
+          date: '2024-03-06T09:30:00Z',
+          html: '<b>hi</b>',
+        },
+      ],
+    },
+  ],
+});
+
+const probe = async (files: FileMap, check: unknown) =>
+  (await tb.probe(files, tb.checkSchema.parse(check))).pass;
+const apply = (files: FileMap, edit: unknown) => tb.apply(files, [tb.editSchema.parse(edit)]);
+
+describe('thunderbird preparer', () => {
+  test('build writes a registered, complete profile', async () => {
+    const files = await tb.build('forge.default', DOC);
+    const text = (k: string) => Buffer.from(files[k]).toString('utf8');
+    assert.match(
+      text('.thunderbird/profiles.ini'),
+      /\[InstallFDC34C9F024745EB\]\nDefault=forge\.default\nLocked=1/,
+    );
+    assert.match(text('.thunderbird/installs.ini'), /\[FDC34C9F024745EB\]\nDefault=forge\.default/);
+    for (const f of ['Inbox', 'Sent', 'Drafts', 'Trash', 'Templates', 'msgFilterRules.dat'])
+      assert.ok(files[`.thunderbird/forge.default/Mail/Local Folders/${f}`], f);
+    assert.match(text('.thunderbird/forge.default/prefs.js'), /"mail.server.server1.check_new_mail", false/);
+    assert.match(text('.thunderbird/forge.default/Mail/Local Folders/Inbox'), /^>From here$/m);
+    assert.deepEqual(files, await tb.build('forge.default', DOC), 'deterministic');
+  });
+
+  const cases: [string, unknown, unknown][] = [
+    [
+      'move_message',
+      { op: 'thunderbird.move_message', folder: 'Inbox', subject: 'invoice 42', to: 'Finance/2024' },
+      { kind: 'thunderbird.message_in_folder', folder: 'Finance/2024', subject: 'Invoice 42' },
+    ],
+    [
+      'move_message leaves source',
+      { op: 'thunderbird.move_message', folder: 'Inbox', from: 'bob@', to: 'Archive' },
+      { kind: 'thunderbird.message_absent', folder: 'Inbox', subject: 'Invoice 42' },
+    ],
+    [
+      'create_folder',
+      { op: 'thunderbird.create_folder', path: 'Clients/Acme' },
+      { kind: 'thunderbird.folder_exists', folder: 'Clients/Acme' },
+    ],
+    [
+      'add_filter',
+      {
+        op: 'thunderbird.add_filter',
+        filter: {
+          name: 'Bills',
+          conditions: [{ field: 'from', value: 'bob@example.org' }],
+          actions: [{ action: 'move', folder: 'Bills (old)' }],
+        },
+      },
+      {
+        kind: 'thunderbird.filter_rule',
+        field: 'from',
+        value: 'BOB@example.org',
+        action: 'move',
+        folder: 'Bills (old)',
+      },
+    ],
+    [
+      'set_flag read',
+      { op: 'thunderbird.set_flag', folder: 'Inbox', subject: 'Lunch', read: true },
+      { kind: 'thunderbird.message_state', subject: 'Lunch', read: true },
+    ],
+    [
+      'set_flag flagged',
+      { op: 'thunderbird.set_flag', folder: 'Inbox', subject: 'Lunch', flagged: true },
+      { kind: 'thunderbird.message_state', folder: 'Inbox', subject: 'Lunch', flagged: true },
+    ],
+    [
+      'set_flag tag',
+      { op: 'thunderbird.set_flag', folder: 'Inbox', subject: 'Lunch', addTag: 'Urgent Stuff' },
+      { kind: 'thunderbird.message_state', subject: 'Lunch', tag: 'urgent stuff' },
+    ],
+    [
+      'set_signature',
+      { op: 'thunderbird.set_signature', signature: 'Ann Lee\nCFO' },
+      { kind: 'thunderbird.identity_signature', email: 'ann@example.com', equals: 'Ann Lee\nCFO\n' },
+    ],
+    [
+      'add_contact',
+      { op: 'thunderbird.add_contact', contact: { name: 'Dana Ray', email: 'dana@example.net' } },
+      { kind: 'thunderbird.contact_exists', email: 'DANA@example.net', name: 'dana ray' },
+    ],
+    [
+      'save_draft',
+      {
+        op: 'thunderbird.save_draft',
+        to: ['Dana <dana@example.net>'],
+        subject: 'Q3 numbers',
+        body: 'attached',
+        attachments: [{ filename: 'q3 résumé.xlsx', base64: 'AAEC' }],
+      },
+      {
+        kind: 'thunderbird.draft',
+        to: 'dana@example.net',
+        subject: 'q3 numbers',
+        attachment: 'Q3 RÉSUMÉ.xlsx',
+        bodyContains: 'attached',
+      },
+    ],
+    [
+      'delete_message to trash',
+      { op: 'thunderbird.delete_message', folder: 'Inbox', subject: 'Lunch' },
+      { kind: 'thunderbird.message_in_folder', folder: 'Trash', subject: 'Lunch' },
+    ],
+    [
+      'delete_message',
+      { op: 'thunderbird.delete_message', folder: 'Inbox', subject: 'Lunch', permanent: true },
+      { kind: 'thunderbird.message_absent', folder: 'Inbox', subject: 'Lunch' },
+    ],
+  ];
+  for (const [name, edit, check] of cases) {
+    test(`${name}: the check fails initially and passes after the edit`, async () => {
+      const files = await tb.build('forge.default', DOC);
+      assert.equal(await probe(files, check), false, 'initial state fails');
+      assert.equal(await probe(await apply(files, edit), check), true, 'edited state passes');
+    });
+  }
+
+  test('pref check and expunged messages', async () => {
+    const files = await tb.build('forge.default', DOC);
+    assert.equal(
+      await probe(files, {
+        kind: 'thunderbird.pref',
+        name: 'mail.server.server1.hostname',
+        value: '127.0.0.1',
+      }),
+      true,
+    );
+    assert.equal(
+      await probe(files, { kind: 'thunderbird.pref', name: 'mail.server.server1.hostname', value: 'x' }),
+      false,
+    );
+    const key = '.thunderbird/forge.default/Mail/Local Folders/Inbox';
+    const messages = parseMbox(files[key]);
+    messages[1].flags |= 0x0008; // Thunderbird marks deleted messages expunged until compaction
+    const expunged = { ...files, [key]: serializeMbox(messages) };
+    assert.equal(
+      await probe(expunged, { kind: 'thunderbird.message_absent', folder: 'Inbox', subject: 'Lunch' }),
+      true,
+    );
+  });
+
+  test('edits that match nothing fail loudly', async () => {
+    const files = await tb.build('forge.default', DOC);
+    await assert.rejects(
+      apply(files, { op: 'thunderbird.move_message', folder: 'Inbox', subject: 'nope', to: 'X' }),
+      /no message in Inbox/,
+    );
+  });
+
+  test('schemas refuse unsafe folder names and header injection', () => {
+    assert.equal(tb.editSchema.safeParse({ op: 'thunderbird.create_folder', path: '../x' }).success, false);
+    assert.equal(tb.editSchema.safeParse({ op: 'thunderbird.create_folder', path: 'A//B' }).success, false);
+    assert.equal(
+      tb.editSchema.safeParse({ op: 'thunderbird.save_draft', to: ['a@b.co'], subject: 'x\nBcc: e@v.il' })
+        .success,
+      false,
+    );
+  });
+
+  test('packProfile is deterministic and unpacks into .thunderbird/', async () => {
+    const files = await tb.build('forge.default', DOC);
+    const packed = await packProfile(files);
+    assert.deepEqual(packed, await packProfile(files));
+    const entries = await listTar(packed);
+    assert.ok(entries.every((e) => e.path.startsWith('.thunderbird')));
+    const prefs = entries.find((e) => e.path === '.thunderbird/forge.default/prefs.js')!;
+    assert.deepEqual(prefs.data, files['.thunderbird/forge.default/prefs.js']);
+    await assert.rejects(packProfile({ 'Desktop/x': new Uint8Array() }), /not under .thunderbird/);
+  });
+
+  test('property: probe reads back what build wrote', async () => {
+    const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,15}[A-Za-z0-9]$/);
+    const message = fc.record({
+      subject: fc
+        .string({ minLength: 1, maxLength: 40 })
+        .filter((s) => !/[\r\n\u0000]/.test(s) && s.trim() !== ''),
+      body: fc.string({ maxLength: 200 }),
+      read: fc.boolean(),
+      flagged: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(word, fc.array(message, { minLength: 1, maxLength: 4 }), async (folder, messages) => {
+        const doc = tb.docSchema.parse({
+          identities: [{ name: 'A', email: 'a@example.com' }],
+          folders: [
+            {
+              path: folder,
+              messages: messages.map((m) => ({
+                from: 'x@example.com',
+                to: ['a@example.com'],
+                subject: m.subject,
+                date: '2024-01-02T03:04:05Z',
+                text: `From ${m.body}`,
+                read: m.read,
+                flagged: m.flagged,
+              })),
+            },
+          ],
+        });
+        const files = await tb.build('p', doc);
+        assert.equal(await probe(files, { kind: 'thunderbird.folder_exists', folder }), true);
+        for (const m of messages) {
+          assert.equal(
+            await probe(files, { kind: 'thunderbird.message_in_folder', folder, subject: m.subject }),
+            true,
+          );
+          const same = messages.filter(
+            (o) =>
+              o.subject.replace(/\s+/g, ' ').trim().toLowerCase() ===
+              m.subject.replace(/\s+/g, ' ').trim().toLowerCase(),
+          );
+          if (same.every((o) => o.read === m.read && o.flagged === m.flagged))
+            assert.equal(
+              await probe(files, {
+                kind: 'thunderbird.message_state',
+                folder,
+                subject: m.subject,
+                read: m.read,
+                flagged: m.flagged,
+              }),
+              true,
+            );
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+});

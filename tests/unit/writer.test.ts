@@ -1,0 +1,230 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { OoxmlPackage } from '../../preparers/ooxml/package.ts';
+import { el, serializeXml } from '../../preparers/ooxml/xml.ts';
+import type { FileMap } from '../../preparers/types.ts';
+import { writerPreparer as W, type WriterCheck, type WriterDoc } from '../../preparers/writer/index.ts';
+import { sampleWriterDoc, writerScenario } from '../../preparers/writer/sample.ts';
+
+const FILE = 'Documents/report.docx';
+
+describe('writer schemas', () => {
+  test('accept the scenario and reject unsafe paths, unknown ops and stray fields', () => {
+    const { cases } = writerScenario(FILE);
+    assert.ok(cases.length >= 13);
+    const bad = [
+      { op: 'writer.replace_text', file: '/etc/passwd.docx', find: 'a', replace: 'b' },
+      { op: 'writer.replace_text', file: 'Documents/../../x.docx', find: 'a', replace: 'b' },
+      { op: 'writer.replace_text', file: 'Documents/x.xlsx', find: 'a', replace: 'b' },
+      { op: 'writer.explode', file: FILE },
+      { op: 'writer.set_heading', file: FILE, paragraph: 'x', level: 1, extra: true },
+      { op: 'writer.set_run_format', file: FILE, paragraph: 'x', color: '#FF0000' },
+    ];
+    for (const edit of bad) assert.equal(W.editSchema.safeParse(edit).success, false, JSON.stringify(edit));
+    assert.equal(
+      W.checkSchema.safeParse({ kind: 'writer.heading', file: FILE, paragraph: 'x', level: 0 }).success,
+      false,
+    );
+    assert.equal(W.docSchema.safeParse({ blocks: [] }).success, false);
+  });
+});
+
+describe('writer oracle edits', () => {
+  const { doc, cases } = writerScenario(FILE);
+  for (const c of cases) {
+    test(`${c.edits.map((e) => e.op).join(' + ')} turns its checks from failing to passing`, async () => {
+      const initial = await W.build(FILE, doc);
+      const solved = await W.apply(initial, c.edits);
+      for (const check of c.checks) {
+        const before = await W.probe(initial, check);
+        const after = await W.probe(solved, check);
+        assert.equal(
+          before.pass,
+          false,
+          `${check.kind} already passes before the edit: ${JSON.stringify(before)}`,
+        );
+        assert.equal(
+          after.pass,
+          true,
+          `${check.kind} fails after the edit: ${JSON.stringify(after.observed)}`,
+        );
+      }
+    });
+  }
+
+  test('replace_text works across run boundaries and keeps other text', async () => {
+    const files = await W.build(FILE, {
+      blocks: [
+        {
+          type: 'paragraph',
+          runs: [{ text: 'The Ac' }, { text: 'me', bold: true }, { text: ' plan, Acme!' }],
+        },
+      ],
+      section: { orientation: 'portrait' },
+    });
+    const solved = await W.apply(files, [
+      W.editSchema.parse({ op: 'writer.replace_text', file: FILE, find: 'Acme', replace: 'Initech' }),
+    ]);
+    const present = await W.probe(
+      solved,
+      W.checkSchema.parse({ kind: 'writer.text_present', file: FILE, text: 'The Initech plan, Initech!' }),
+    );
+    assert.equal(present.pass, true, JSON.stringify(present.observed));
+  });
+
+  test('edits that select nothing fail with a message naming the text and the file', async () => {
+    const files = await W.build(FILE, writerScenario(FILE).doc);
+    await assert.rejects(
+      W.apply(files, [
+        W.editSchema.parse({
+          op: 'writer.set_alignment',
+          file: FILE,
+          paragraph: 'nowhere',
+          alignment: 'right',
+        }),
+      ]),
+      /no paragraph contains "nowhere"/,
+    );
+    await assert.rejects(
+      W.apply(files, [
+        W.editSchema.parse({ op: 'writer.set_header', file: 'Documents/other.docx', text: 'x' }),
+      ]),
+      /Documents\/other\.docx does not exist/,
+    );
+  });
+
+  test('a heading style is recognised by its name even when its id differs (LibreOffice style ids)', async () => {
+    const files = await W.build(FILE, {
+      blocks: [{ type: 'heading', level: 2, text: 'Renamed' }],
+      section: { orientation: 'portrait' },
+    });
+    const pkg = await OoxmlPackage.open(files[FILE], FILE);
+    const styles = await pkg.part('word/styles.xml');
+    const heading = styles.elements('w:style').find((s) => s.attrs['w:styleId'] === 'Heading2')!;
+    heading.attrs['w:styleId'] = 'Titre2';
+    heading.ensure('w:name').attrs['w:val'] = 'heading 2';
+    const doc = await pkg.part('word/document.xml');
+    for (const p of doc.descendants('w:pStyle'))
+      if (p.attrs['w:val'] === 'Heading2') p.attrs['w:val'] = 'Titre2';
+    const renamed: FileMap = { [FILE]: await pkg.save() };
+    const check = W.checkSchema.parse({ kind: 'writer.heading', file: FILE, paragraph: 'Renamed', level: 2 });
+    assert.equal((await W.probe(renamed, check)).pass, true);
+  });
+
+  test('the typical ten-page document builds and probes its own content', async () => {
+    const files = await W.build(FILE, sampleWriterDoc(10));
+    const checks: WriterCheck[] = [
+      W.checkSchema.parse({ kind: 'writer.text_present', file: FILE, text: 'Chapter 10: Operations review' }),
+      W.checkSchema.parse({ kind: 'writer.table', file: FILE, table: 10, rows: 4, cols: 4 }),
+      W.checkSchema.parse({ kind: 'writer.footer_text', file: FILE, text: 'Confidential' }),
+    ];
+    for (const c of checks) assert.equal((await W.probe(files, c)).pass, true, c.kind);
+  });
+});
+
+describe('ooxml xml round trip', () => {
+  test('escapes text and attributes', () => {
+    const xml = serializeXml(el('a', { t: 'x"<&>' }, 'a<b & c>'));
+    assert.match(xml, /<a t="x&quot;&lt;&amp;&gt;">a&lt;b &amp; c&gt;<\/a>/);
+  });
+});
+
+// Texts are tagged with their block index so no generated text contains another.
+const word = fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,14}[A-Za-z]$/);
+const blockArb = fc.oneof(
+  fc.record({ type: fc.constant('heading' as const), level: fc.integer({ min: 1, max: 3 }), text: word }),
+  fc.record({
+    type: fc.constant('paragraph' as const),
+    runs: fc.array(
+      fc.record({
+        text: word,
+        bold: fc.boolean(),
+        italic: fc.boolean(),
+        size: fc.constantFrom(10, 11, 12.5, 14),
+      }),
+      { minLength: 1, maxLength: 3 },
+    ),
+    alignment: fc.constantFrom('left' as const, 'center' as const, 'right' as const, 'justify' as const),
+    lineSpacing: fc.constantFrom(1, 1.15, 1.5, 2),
+  }),
+  fc.record({
+    type: fc.constant('list' as const),
+    listType: fc.constantFrom('bullet' as const, 'numbered' as const),
+    items: fc.array(word, { minLength: 1, maxLength: 3 }),
+  }),
+  fc.record({
+    type: fc.constant('table' as const),
+    rows: fc.array(fc.array(word, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 3 }),
+  }),
+);
+
+function tag(blocks: unknown[]): WriterDoc['blocks'] {
+  return (blocks as WriterDoc['blocks']).map((b, i) => {
+    const t = (s: string, j = 0) => `[${i}.${j}] ${s}`;
+    switch (b.type) {
+      case 'heading':
+        return { ...b, text: t(b.text) };
+      case 'paragraph':
+        return { ...b, runs: b.runs.map((r, j) => ({ ...r, text: t(r.text, j) })) };
+      case 'list':
+        return { ...b, items: b.items.map((s, j) => t(s, j)) };
+      case 'table':
+        return { ...b, rows: b.rows.map((r, j) => r.map((s, k) => t(s, j * 10 + k))) };
+      default:
+        return b;
+    }
+  });
+}
+
+test('property: probe reads back what build wrote', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(blockArb, { minLength: 1, maxLength: 6 }),
+      fc.constantFrom('portrait' as const, 'landscape' as const),
+      async (raw, orientation) => {
+        const doc = W.docSchema.parse({ blocks: tag(raw), section: { orientation } });
+        const files = await W.build(FILE, doc);
+        const checks: unknown[] = [{ kind: 'writer.orientation', orientation }];
+        let table = 0;
+        for (const b of doc.blocks) {
+          if (b.type === 'heading')
+            checks.push({ kind: 'writer.heading', paragraph: b.text, level: b.level });
+          if (b.type === 'paragraph') {
+            const first = b.runs[0].text;
+            checks.push({ kind: 'writer.alignment', paragraph: first, alignment: b.alignment ?? 'left' });
+            checks.push({ kind: 'writer.line_spacing', paragraph: first, lineSpacing: b.lineSpacing ?? 1 });
+            for (const r of b.runs) {
+              checks.push({
+                kind: 'writer.run_format',
+                text: r.text,
+                bold: !!r.bold,
+                italic: !!r.italic,
+                size: r.size,
+              });
+            }
+          }
+          if (b.type === 'list')
+            checks.push({ kind: 'writer.list', paragraphs: b.items, listType: b.listType });
+          if (b.type === 'table') {
+            table++;
+            const last = b.rows.length;
+            checks.push({
+              kind: 'writer.table',
+              table,
+              rows: last,
+              cols: 2,
+              cells: [{ row: last, col: 2, text: b.rows[last - 1][1] }],
+            });
+          }
+        }
+        for (const raw of checks) {
+          const check = W.checkSchema.parse({ ...(raw as object), file: FILE });
+          const r = await W.probe(files, check);
+          assert.equal(r.pass, true, `${JSON.stringify(check)} → ${JSON.stringify(r.observed)}`);
+        }
+      },
+    ),
+    { numRuns: 15, seed: 42 },
+  );
+});

@@ -1,0 +1,3 @@
+// The worker bundles this file: every workflow type the product registers.
+export { generationRound } from './round.ts';
+export { skillWorkflow } from './skill.ts';

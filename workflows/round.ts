@@ -1,0 +1,184 @@
+import {
+  type ChildWorkflowHandle,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  getExternalWorkflowHandle,
+  isCancellation,
+  ParentClosePolicy,
+  setHandler,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RoundPlanEntry, RoundProgress, RoundStatus, SkillRunSummary } from '../activities/types.ts';
+import { activitiesFor, type QueueNames } from './activityProxies.ts';
+import { skillWorkflow, skillWorkflowId } from './skill.ts';
+
+export interface RoundWorkflowInput {
+  roundId: string;
+  /** At most this many skill workflows run at once (the sliding window). */
+  window: number;
+  taskConcurrency: number;
+  queues: QueueNames;
+  progressEverySeconds?: number;
+  /** Carried across continue-as-new. */
+  offset?: number;
+  retry?: RoundPlanEntry[];
+  stopReason?: RoundStatus;
+}
+
+export const progressQuery = defineQuery<RoundProgress | null>('progress');
+export const cancelSignal = defineSignal('cancel');
+export const resumeSignal = defineSignal('resume');
+
+const PAGE = 200;
+const HISTORY_LIMIT = 10_000;
+
+export function roundWorkflowId(roundId: string): string {
+  return `round-${roundId}`;
+}
+
+/**
+ * One generation round: pages through the round's skill plan (kept in Postgres, so a round of
+ * 10,000 skills has a small history), runs one child skill workflow per skill in a sliding window,
+ * stops starting work on budget exhaustion or cancel, pauses on a high error rate until resumed,
+ * and continues as new before its history grows large. Children are abandoned, never killed, when
+ * this run closes, and the window is drained before continuing as new.
+ */
+export async function generationRound(input: RoundWorkflowInput): Promise<RoundProgress> {
+  const acts = activitiesFor(input.queues);
+  let progress: RoundProgress | null = null;
+  let cancelled = false;
+  let resumed = false;
+  setHandler(progressQuery, () => progress);
+  setHandler(cancelSignal, () => {
+    cancelled = true;
+  });
+  setHandler(resumeSignal, () => {
+    resumed = true;
+  });
+
+  let offset = input.offset ?? 0;
+  let retry: RoundPlanEntry[] = [...(input.retry ?? [])];
+  let stopReason: RoundStatus | undefined = input.stopReason;
+  let page: RoundPlanEntry[] = [];
+  let pageEnd = false;
+  const running = new Map<string, { handle: ChildWorkflowHandle<typeof skillWorkflow>; entry: RoundPlanEntry }>();
+  const finished: { entry: RoundPlanEntry; summary: SkillRunSummary | null }[] = [];
+  let loopDone = false;
+
+  const refresher = (async () => {
+    while (!loopDone) {
+      progress = await acts.round.refreshRoundProgress(input.roundId);
+      await condition(() => loopDone, `${input.progressEverySeconds ?? 2}s`);
+    }
+  })();
+
+  const nextEntry = async (): Promise<RoundPlanEntry | undefined> => {
+    if (retry.length > 0) return retry.shift();
+    if (page.length === 0 && !pageEnd) {
+      page = await acts.round.loadRoundPlan(input.roundId, offset, PAGE);
+      pageEnd = page.length < PAGE;
+    }
+    const entry = page.shift();
+    if (entry) offset = entry.position + 1;
+    return entry;
+  };
+
+  const launch = async (entry: RoundPlanEntry) => {
+    const workflowId = skillWorkflowId(input.roundId, entry.skillId);
+    const handle = await startChild(skillWorkflow, {
+      workflowId,
+      taskQueue: input.queues.prepare,
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      args: [
+        {
+          roundId: input.roundId,
+          skillId: entry.skillId,
+          specVersion: entry.specVersion,
+          tasks: entry.tasks,
+          taskConcurrency: input.taskConcurrency,
+          queues: input.queues,
+        },
+      ],
+    });
+    running.set(workflowId, { handle, entry });
+    // A failed child counts as finished with no summary; the round goes on.
+    handle.result().then(
+      (summary) => completed.push({ id: workflowId, summary }),
+      () => completed.push({ id: workflowId, summary: null }),
+    );
+  };
+
+  const completed: { id: string; summary: SkillRunSummary | null }[] = [];
+  const collect = () => {
+    for (const done of completed.splice(0)) {
+      const r = running.get(done.id);
+      if (!r) continue;
+      running.delete(done.id);
+      finished.push({ entry: r.entry, summary: done.summary });
+      const stopped = done.summary?.stopped;
+      if (stopped === 'budget_exhausted') stopReason ??= 'budget_exhausted';
+      if (stopped === 'paused_error_rate') retry.push(r.entry);
+      if (stopped === 'cancelled' && !cancelled) retry.push(r.entry);
+    }
+  };
+  const waitForOne = async () => {
+    await condition(() => completed.length > 0);
+    collect();
+  };
+
+  const cancelChildren = async () => {
+    for (const id of running.keys()) await getExternalWorkflowHandle(id).cancel().catch(() => undefined);
+  };
+
+  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT;
+  let exhausted = false;
+  let continueNow = false;
+  try {
+    while (true) {
+      if (cancelled) {
+        stopReason = 'cancelled';
+        await cancelChildren();
+        while (running.size > 0) await waitForOne();
+        break;
+      }
+      const paused = finished.some((f) => f.summary?.stopped === 'paused_error_rate') && retry.length > 0;
+      if (paused && running.size === 0) {
+        await acts.round.setRoundStatus(input.roundId, 'paused_error_rate');
+        progress = await acts.round.refreshRoundProgress(input.roundId);
+        resumed = false;
+        await condition(() => resumed || cancelled);
+        finished.length = 0;
+        if (!cancelled) await acts.round.setRoundStatus(input.roundId, 'running');
+        continue;
+      }
+      while (!stopReason && !paused && !exhausted && running.size < input.window && !historyFull()) {
+        const entry = await nextEntry();
+        if (!entry) {
+          exhausted = true;
+          break;
+        }
+        await launch(entry);
+      }
+      if (running.size === 0) {
+        continueNow = !stopReason && !exhausted && historyFull();
+        break;
+      }
+      await condition(() => completed.length > 0 || cancelled);
+      collect();
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    stopReason = 'cancelled';
+  }
+  loopDone = true;
+  await refresher;
+  if (continueNow) {
+    await continueAsNew<typeof generationRound>({ ...input, offset, retry, stopReason });
+  }
+  const status: RoundStatus = stopReason ?? 'completed';
+  progress = await acts.round.finishRound(input.roundId, status);
+  return progress;
+}

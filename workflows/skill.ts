@@ -1,0 +1,109 @@
+import {
+  CancellationScope,
+  continueAsNew,
+  isCancellation,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { SkillRunSummary, StopReason, TaskOutcome, TaskRef } from '../activities/types.ts';
+import { activitiesFor, type QueueNames } from './activityProxies.ts';
+
+export interface SkillWorkflowInput {
+  roundId: string;
+  skillId: string;
+  specVersion: number;
+  tasks: number;
+  /** Tasks of this skill in flight at once (1 = one after another). */
+  taskConcurrency: number;
+  queues: QueueNames;
+  /** Carried across continue-as-new. */
+  nextIndex?: number;
+  summary?: SkillRunSummary;
+}
+
+/** Workflow id of a skill run, as the product promises it: round-<roundId>/skill-<skillId>. */
+export function skillWorkflowId(roundId: string, skillId: string): string {
+  return `round-${roundId}/skill-${skillId}`;
+}
+
+const HISTORY_LIMIT = 8000;
+
+/**
+ * Runs one atomic skill's spec for a number of tasks: gate → author (LLM queue) → prepare and
+ * check (prepare queue) → LibreOffice round trip (office queue) → judge (LLM queue) → package.
+ * Each stage that rejects records its reason itself; this workflow only sequences and counts.
+ */
+export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRunSummary> {
+  const acts = activitiesFor(input.queues);
+  const summary: SkillRunSummary = input.summary ?? {
+    skillId: input.skillId,
+    stopped: 'completed',
+    started: 0,
+    outcomes: { accepted: 0, rejected: 0, failed: 0, cancelled: 0 },
+  };
+  let next = input.nextIndex ?? 0;
+  let stop: StopReason | undefined;
+  const inFlight = new Set<Promise<void>>();
+
+  const runTask = async (task: TaskRef): Promise<TaskOutcome> => {
+    const author = await acts.llm.authorTask(task);
+    if (!author.ok) return 'rejected';
+    const prepared = await acts.prepare.prepareTask(task);
+    if (!prepared.ok) return 'rejected';
+    if (prepared.office) {
+      const office = await acts.office.officeVerify(task);
+      if (!office.ok) return 'rejected';
+    }
+    const judged = await acts.llm.judgeTask(task);
+    if (!judged.ok) return 'rejected';
+    const packaged = await acts.prepare.packageTask(task);
+    return packaged.ok ? 'accepted' : 'rejected';
+  };
+
+  const runIndex = async (taskIndex: number): Promise<void> => {
+    const gate = await acts.round.beginTask({
+      roundId: input.roundId,
+      skillId: input.skillId,
+      specVersion: input.specVersion,
+      taskIndex,
+    });
+    if (gate.status === 'stop') {
+      stop ??= gate.reason;
+      return;
+    }
+    if (gate.status === 'done') return;
+    summary.started++;
+    let outcome: TaskOutcome;
+    try {
+      outcome = await runTask(gate.task);
+    } catch (err) {
+      outcome = isCancellation(err) ? 'cancelled' : 'failed';
+      const detail = err instanceof Error ? err.message : String(err);
+      // Record the end even while the workflow is being cancelled: no task is left "running".
+      await CancellationScope.nonCancellable(() => acts.round.finishTask(gate.task, outcome, detail));
+      if (outcome === 'cancelled') stop ??= 'cancelled';
+    }
+    summary.outcomes[outcome]++;
+  };
+
+  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT;
+  try {
+    while (true) {
+      while (next < input.tasks && !stop && inFlight.size < input.taskConcurrency && !historyFull()) {
+        const p: Promise<void> = runIndex(next++).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+      if (inFlight.size === 0) break;
+      await Promise.race(inFlight);
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    stop = 'cancelled';
+    await CancellationScope.nonCancellable(() => Promise.allSettled([...inFlight]));
+  }
+  if (!stop && next < input.tasks) {
+    // History is large: carry on in a fresh run with the same workflow id.
+    await continueAsNew<typeof skillWorkflow>({ ...input, nextIndex: next, summary });
+  }
+  summary.stopped = stop ?? 'completed';
+  return summary;
+}
