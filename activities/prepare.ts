@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { packages, rounds, taskArtifacts, tasks, taskSignatures } from '../infra/db/schema.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
@@ -72,13 +72,14 @@ export function createPrepareActivities(deps: ActivityDeps) {
       }
       runs.push({ nodeId: p.nodeId, kind: 'prepare', status: 'ok', durationMs: lap() });
     }
+    const solveNode = spec.nodes.flatMap((n) => ('solve' in n ? [n.id] : [])).join('+');
     let solved: FileMap;
     try {
       solved = await applyEdits(initial, m.edits);
     } catch (err) {
-      return reject(task, 'oracle_failed', 'solve', (err as Error).message, runs);
+      return reject(task, 'oracle_failed', solveNode, (err as Error).message, runs);
     }
-    runs.push({ nodeId: 'solve', kind: 'solve', status: 'ok', durationMs: lap() });
+    runs.push({ nodeId: solveNode, kind: 'solve', status: 'ok', durationMs: lap() });
 
     const refs = referenceProblems(m.instruction, m.checks, initial, solved);
     if (refs.length > 0) return reject(task, 'missing_reference', 'verify_references', refs.join('; '), runs);
@@ -122,10 +123,18 @@ export function createPrepareActivities(deps: ActivityDeps) {
       spec.nodes.filter((n) => 'llm' in n).map((n) => [n.id, ctx[n.id]]),
     );
     const signature = { minhash: minhash(state.instruction), paramSignature: paramSignature({ params: ctx.params, authored }) };
+    // Accepted tasks of real rounds, and of this round; a dry run's tasks never block later rounds.
     const others = await db
       .select({ taskId: taskSignatures.taskId, minhash: taskSignatures.minhash, paramSignature: taskSignatures.paramSignature })
       .from(taskSignatures)
-      .where(eq(taskSignatures.skillId, task.skillId));
+      .innerJoin(tasks, eq(tasks.id, taskSignatures.taskId))
+      .innerJoin(rounds, eq(rounds.id, tasks.roundId))
+      .where(
+        and(
+          eq(taskSignatures.skillId, task.skillId),
+          or(eq(rounds.kind, 'generation'), eq(rounds.id, task.roundId)),
+        ),
+      );
     const dup = others.find((o) => o.taskId !== task.taskId && isNearDuplicate(signature, o, deps.config.FORGE_DEDUP_THRESHOLD));
     if (dup) return reject(task, 'near_duplicate', 'verify_dedup', `near-duplicate of accepted task ${dup.taskId}`, []);
 

@@ -24,6 +24,9 @@ try {
   await program.parseAsync(process.argv);
 } catch (err) {
   // Expected failures (bad input, missing service) print one clear line, not a stack trace.
-  process.stderr.write(`forge: ${err instanceof Error ? err.message : String(err)}\n`);
+  // Database errors wrap the server's reason in `cause`; show it, it is the useful part.
+  const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';
+  const message = err instanceof Error ? err.message.split('\nparams:')[0] : String(err);
+  process.stderr.write(`forge: ${message}${cause}\n`);
   process.exitCode = process.exitCode || 1;
 }

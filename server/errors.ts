@@ -49,10 +49,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
     return reply.status(status ?? 500).send({ error: { code, message: err.message || 'internal error' } });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({
-        error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` },
-      }),
+    reply.status(404).send({
+      error: { code: 'not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` },
+    }),
   );
 }

@@ -22,6 +22,9 @@ const csv = z
   .pipe(z.array(skillIdSchema).min(1));
 
 export const limitQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+export const comparisonQuery = limitQuery.extend({
+  upTo: roundIdSchema.optional().describe('only this round and the rounds created before it'),
+});
 
 /** Start a generation round; the round workflow validates the finer rules (skills exist, budget vs plan). */
 export const startRoundRequest = z.strictObject({

@@ -39,9 +39,10 @@ export function parseSpec(text: string, file: string): LoadedSpec {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
+    // The first errors locate the problem; the cascade after them only repeats it.
     throw new SpecError(
       file,
-      doc.errors.map((e) => ({ path: '', line: e.linePos?.[0]?.line, message: e.message.split('\n')[0]! })),
+      doc.errors.slice(0, 3).map((e) => ({ path: '', line: e.linePos?.[0]?.line, message: e.message.split('\n')[0]! })),
     );
   }
   const lineOf = (p: readonly PropertyKey[]): number | undefined => {
@@ -111,8 +112,13 @@ function yamlFiles(dir: string): string[] {
   return out;
 }
 
-/** Every spec under skills/<app>/; all problems of all files are reported together. */
-export function loadSkillLibrary(dir = skillsDir): Map<string, LoadedSpec> {
+export interface LibraryLoad {
+  specs: Map<string, LoadedSpec>;
+  errors: SpecError[];
+}
+
+/** Every spec under skills/<app>/, with the files that failed to load kept apart. */
+export function readSkillLibrary(dir = skillsDir): LibraryLoad {
   const specs = new Map<string, LoadedSpec>();
   const errors: SpecError[] = [];
   for (const file of yamlFiles(dir)) {
@@ -126,6 +132,12 @@ export function loadSkillLibrary(dir = skillsDir): Map<string, LoadedSpec> {
       else throw err;
     }
   }
+  return { specs, errors };
+}
+
+/** Every spec under skills/<app>/; all problems of all files are reported together. */
+export function loadSkillLibrary(dir = skillsDir): Map<string, LoadedSpec> {
+  const { specs, errors } = readSkillLibrary(dir);
   if (errors.length > 0) throw new AggregateError(errors, errors.map((e) => e.message).join('\n'));
   return specs;
 }

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 /** A 32-bit seed derived from any parts, so every (round, skill, task, node) gets its own stream. */
 export function deriveSeed(...parts: (string | number)[]): number {
   const digest = createHash('sha256').update(parts.join('\u0000')).digest();
-  return digest.readUInt32LE(0);
+  // 31 bits: seeds are stored in Postgres integer columns.
+  return digest.readUInt32LE(0) >>> 1;
 }
 
 /** mulberry32: small, fast and good enough for sampling task parameters reproducibly. */

@@ -1,3 +1,4 @@
 // The worker bundles this file: every workflow type the product registers.
 export { generationRound } from './round.ts';
 export { skillWorkflow } from './skill.ts';
+export { taxonomyExpansion } from './taxonomyExpansion.ts';

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
+import { loadConfig } from '../../infra/config.ts';
+import { dryRunSpec } from '../../infra/rounds/dryRun.ts';
+import { createRuntime } from '../../infra/runtime.ts';
 import { loadSkillLibrary, loadSpecFile, SpecError } from '../../skills/load.ts';
+import { parseIntOption } from '../context.ts';
 
 export function register(program: Command): void {
   const skills = program.command('skills').description('the skill library (skills/<app>/*.yaml)');
@@ -47,5 +51,28 @@ export function register(program: Command): void {
         }
       }
       if (bad > 0) throw new Error(`${bad} of ${files.length} specs invalid`);
+    });
+
+  skills
+    .command('try <file>')
+    .description('dry-run a spec file through the full verification, in this process (no Temporal)')
+    .option('--tasks <n>', 'tasks to run', parseIntOption('--tasks'), 3)
+    .option('--seed <n>', 'seed', parseIntOption('--seed'), 7)
+    .action(async (file: string, o: { tasks: number; seed: number }) => {
+      const { spec } = loadSpecFile(path.resolve(file));
+      const runtime = await createRuntime(loadConfig(), { llm: true });
+      try {
+        const r = await dryRunSpec(runtime, spec, { tasks: o.tasks, seed: o.seed });
+        for (const t of r.tasks) {
+          process.stdout.write(`${t.outcome.padEnd(9)} ${t.taskId}  ${t.instruction ?? ''}\n`);
+          if (t.outcome !== 'accepted') process.stdout.write(`          ${t.reason} at ${t.node}: ${t.detail}\n`);
+        }
+        if (!r.passed) throw new Error(`${spec.id}: not every task was accepted (round ${r.roundId})`);
+        process.stdout.write(`${spec.id}: ${r.tasks.length}/${r.tasks.length} accepted (round ${r.roundId})\n`);
+      } finally {
+        await runtime.close();
+        const { closeOffice } = await import('../../preparers/office/index.ts');
+        await closeOffice();
+      }
     });
 }

@@ -312,3 +312,40 @@ export const roundSkills = pgTable(
   },
   (t) => [primaryKey({ columns: [t.roundId, t.position] })],
 );
+
+/** One taxonomy expansion run (workflow `expansion-<id>`): from a round's feedback to a new taxonomy version. */
+export const expansionRuns = pgTable('expansion_runs', {
+  id: text('id').primaryKey(),
+  fromRoundId: text('from_round_id').notNull(),
+  baseTaxonomyVersion: integer('base_taxonomy_version'),
+  taxonomyVersion: integer('taxonomy_version'),
+  status: text('status').notNull(), // running | completed | failed
+  workflowId: text('workflow_id').notNull(),
+  summary: jsonb('summary'),
+  createdAt: createdAt(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+/** Every proposal an expansion run made, adopted or not; a rejected one keeps its reason. */
+export const expansionProposals = pgTable(
+  'expansion_proposals',
+  {
+    expansionRunId: text('expansion_run_id').notNull(),
+    position: integer('position').notNull(),
+    targetSkillId: text('target_skill_id').notNull(),
+    kind: text('kind').notNull(), // split | sibling | harder | retire
+    skillId: text('skill_id'), // the proposed skill; null for a retirement
+    title: text('title'),
+    description: text('description'),
+    difficulty: integer('difficulty'),
+    rationale: text('rationale'),
+    status: text('status').notNull(), // proposed | adopted | rejected | retired
+    reason: text('reason'),
+    specText: text('spec_text'), // what the authoring model returned, verbatim
+    specVersion: integer('spec_version'),
+    dryRunRoundId: text('dry_run_round_id'),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.expansionRunId, t.position] }), index('expansion_proposals_skill').on(t.skillId)],
+);

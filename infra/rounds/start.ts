@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
-import { loadSkillLibrary } from '../../skills/load.ts';
+import { readSkillLibrary } from '../../skills/load.ts';
 import { SpecStore } from '../../skills/store.ts';
 import type { RoundWorkflowInput } from '../../workflows/round.ts';
 import type { Config } from '../config.ts';
@@ -73,7 +73,12 @@ export async function startRound(deps: RoundDeps, raw: StartRoundInput): Promise
   const input = startRoundInputSchema.parse(raw);
   const { db } = deps.database;
   const specs = new SpecStore(deps.database);
-  await specs.syncLibrary(loadSkillLibrary());
+  // A broken spec file blocks a round over the whole library; a round that names its skills goes on.
+  const library = readSkillLibrary();
+  if (library.errors.length > 0 && input.skills.length === 0 && !input.allocation) {
+    throw new Error(library.errors.map((e) => e.message).join('\n'));
+  }
+  await specs.syncLibrary(library.specs);
   const active = await db.select({ id: skills.id, version: skills.currentVersion, status: skills.status }).from(skills);
   const byId = new Map(active.map((s) => [s.id, s]));
   const selectable = active.filter((s) => s.status !== 'retired').map((s) => s.id);

@@ -1,4 +1,5 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { createExpansionActivities, createExpansionLlmActivities } from '../../activities/expansion.ts';
 import { createLlmStageActivities } from '../../activities/llmStage.ts';
 import { createOfficeActivities } from '../../activities/office.ts';
 import { createPrepareActivities } from '../../activities/prepare.ts';
@@ -26,10 +27,10 @@ export async function startWorkers(runtime: Runtime, queues: readonly QueueName[
     for (const queue of queues) {
       const activities =
         queue === 'llm'
-          ? createLlmStageActivities(runtime)
+          ? { ...createLlmStageActivities(runtime), ...createExpansionLlmActivities(runtime) }
           : queue === 'office'
             ? createOfficeActivities(runtime)
-            : { ...createPrepareActivities(runtime), ...createRoundActivities(runtime) };
+            : { ...createPrepareActivities(runtime), ...createRoundActivities(runtime), ...createExpansionActivities(runtime) };
       workers.push(
         await Worker.create({
           connection,

@@ -54,7 +54,8 @@ export function rangeName(r: Range): string {
 
 /** Every cell of a range, row by row. */
 export function* cellsOf(r: Range): Generator<Cell> {
-  for (let row = r.top; row <= r.bottom; row++) for (let col = r.left; col <= r.right; col++) yield { row, col };
+  for (let row = r.top; row <= r.bottom; row++)
+    for (let col = r.left; col <= r.right; col++) yield { row, col };
 }
 
 /** Quotes a sheet name for a formula or chart reference when it needs it. */

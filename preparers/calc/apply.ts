@@ -89,10 +89,12 @@ function clearRow(ws: ExcelJS.Worksheet, row: number, r: Range): void {
 function compareValues(a: ExcelJS.CellValue, b: ExcelJS.CellValue): number {
   const x = plainValue(a);
   const y = plainValue(b);
-  const rank = (v: unknown) => (v === null || v === '' ? 3 : typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2);
+  const rank = (v: unknown) =>
+    v === null || v === '' ? 3 : typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2;
   if (rank(x) !== rank(y)) return rank(x) - rank(y);
   if (typeof x === 'number' && typeof y === 'number') return x - y;
-  if (typeof x === 'string' && typeof y === 'string') return x.localeCompare(y, 'en', { sensitivity: 'base' });
+  if (typeof x === 'string' && typeof y === 'string')
+    return x.localeCompare(y, 'en', { sensitivity: 'base' });
   return Number(x) - Number(y);
 }
 
@@ -107,7 +109,13 @@ function keep(value: ExcelJS.CellValue, cond: Extract<CalcEdit, { op: 'calc.filt
   if (cond.equals !== undefined && v !== cond.equals) return false;
   if (cond.greaterThan !== undefined && !(typeof v === 'number' && v > cond.greaterThan)) return false;
   if (cond.lessThan !== undefined && !(typeof v === 'number' && v < cond.lessThan)) return false;
-  if (cond.contains !== undefined && !String(v ?? '').toLowerCase().includes(cond.contains.toLowerCase())) return false;
+  if (
+    cond.contains !== undefined &&
+    !String(v ?? '')
+      .toLowerCase()
+      .includes(cond.contains.toLowerCase())
+  )
+    return false;
   return true;
 }
 
@@ -187,15 +195,18 @@ function applyOne(state: EditState, edit: CalcEdit): void {
       const ws = requireSheet(wb, edit.sheet);
       const r = parseRange(edit.range);
       const keys = (edit.columns ?? []).map(colToNum);
-      const cols = keys.length > 0 ? keys : Array.from({ length: r.right - r.left + 1 }, (_, i) => r.left + i);
+      const cols =
+        keys.length > 0 ? keys : Array.from({ length: r.right - r.left + 1 }, (_, i) => r.left + i);
       const seen = new Set<string>();
       const rows = dataRows(r, edit.header);
       const kept: { from: number; snap: Snapshot[] }[] = [];
       for (const row of rows) {
-        const k = JSON.stringify(cols.map((c) => {
-          const v = cellValue(ws.getCell(row, c));
-          return typeof v === 'string' ? v.trim().toLowerCase() : v;
-        }));
+        const k = JSON.stringify(
+          cols.map((c) => {
+            const v = cellValue(ws.getCell(row, c));
+            return typeof v === 'string' ? v.trim().toLowerCase() : v;
+          }),
+        );
         if (seen.has(k)) continue;
         seen.add(k);
         kept.push({ from: row, snap: snapshotRow(ws, row, r) });
@@ -257,7 +268,8 @@ function applyOne(state: EditState, edit: CalcEdit): void {
     case 'calc.fill_series': {
       const ws = requireSheet(wb, edit.sheet);
       const r = parseRange(edit.range);
-      if (r.top !== r.bottom && r.left !== r.right) throw new Error(`${edit.range} is not a single row or column`);
+      if (r.top !== r.bottom && r.left !== r.right)
+        throw new Error(`${edit.range} is not a single row or column`);
       let i = 0;
       for (const { row, col } of cellsOf(r)) ws.getCell(row, col).value = edit.start + edit.step * i++;
       return;
@@ -274,7 +286,8 @@ function applyOne(state: EditState, edit: CalcEdit): void {
       const r = parseRange(edit.range);
       ws.autoFilter = edit.range;
       const col = colToNum(edit.column);
-      for (const row of dataRows(r, true)) ws.getRow(row).hidden = !keep(cellValue(ws.getCell(row, col)), edit.keep);
+      for (const row of dataRows(r, true))
+        ws.getRow(row).hidden = !keep(cellValue(ws.getCell(row, col)), edit.keep);
       return;
     }
     case 'calc.conditional_format': {
@@ -287,7 +300,9 @@ function applyOne(state: EditState, edit: CalcEdit): void {
             type: 'cellIs',
             priority: 1,
             operator: rule.operator as 'equal',
-            formulae: rule.values.map((v) => (typeof v === 'number' ? String(v) : `"${v.replace(/"/g, '""')}"`)),
+            formulae: rule.values.map((v) =>
+              typeof v === 'number' ? String(v) : `"${v.replace(/"/g, '""')}"`,
+            ),
             style: {
               fill: { type: 'pattern', pattern: 'solid', bgColor: { argb: argb(rule.fill) } },
               ...(rule.bold ? { font: { bold: true } } : {}),

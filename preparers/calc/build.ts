@@ -12,7 +12,9 @@ export async function buildWorkbook(doc: CalcDoc): Promise<Uint8Array> {
   wb.created = new Date(Date.UTC(2024, 0, 1));
   wb.modified = wb.created;
   // Without bookViews LibreOffice ignores per-sheet views such as frozen panes.
-  wb.views = [{ x: 0, y: 0, width: 20000, height: 12000, firstSheet: 0, activeTab: 0, visibility: 'visible' }];
+  wb.views = [
+    { x: 0, y: 0, width: 20000, height: 12000, firstSheet: 0, activeTab: 0, visibility: 'visible' },
+  ];
   const pinned = new Set<string>();
   for (const spec of doc.sheets) {
     const ws = wb.addWorksheet(spec.name);
@@ -59,4 +61,3 @@ export async function buildWorkbook(doc: CalcDoc): Promise<Uint8Array> {
   recalculate(wb, pinned);
   return finishXlsx(await saveWorkbook(wb), doc.charts);
 }
-

@@ -122,7 +122,9 @@ export async function writeCharts(zip: JSZip, charts: ChartSpec[]): Promise<void
       const chartPath = `xl/charts/chart${chartNo++}.xml`;
       zip.file(chartPath, chartXml({ ...chart, sheet: sheet.name }));
       overrides.push(`<Override PartName="/${chartPath}" ContentType="${CT_CHART}"/>`);
-      drawingRels.push(`<Relationship Id="rId${i + 1}" Type="${REL_CHART}" Target="../charts/${chartPath.split('/').pop()}"/>`);
+      drawingRels.push(
+        `<Relationship Id="rId${i + 1}" Type="${REL_CHART}" Target="../charts/${chartPath.split('/').pop()}"/>`,
+      );
       anchors.push(anchorXml(chart, i, `rId${i + 1}`));
     });
     zip.file(
@@ -159,9 +161,10 @@ function insertDrawing(sheetXml: string, rid: string): string {
   const withNs = /<worksheet[^>]*xmlns:r=/.test(sheetXml)
     ? sheetXml
     : sheetXml.replace('<worksheet', `<worksheet xmlns:r="${NS_REL}"`);
-  const m = /<(legacyDrawing|legacyDrawingHF|picture|oleObjects|controls|webPublishItems|tableParts|extLst)[\s>/]/.exec(
-    withNs,
-  );
+  const m =
+    /<(legacyDrawing|legacyDrawingHF|picture|oleObjects|controls|webPublishItems|tableParts|extLst)[\s>/]/.exec(
+      withNs,
+    );
   if (m) return withNs.slice(0, m.index) + el + withNs.slice(m.index);
   return withNs.replace('</worksheet>', `${el}</worksheet>`);
 }
@@ -232,8 +235,12 @@ export async function readCharts(zip: JSZip): Promise<ChartInfo[]> {
           sheet: sheet.name,
           type: chartType(plotArea),
           title: text(chartTitle ? first(chartTitle, 'tx') : undefined).trim(),
-          categories: series.map((s) => refOf(first(s, 'cat') ?? first(s, 'xVal'))).find((r) => r !== undefined),
-          values: series.map((s) => refOf(first(s, 'val') ?? first(s, 'yVal'))).filter((r) => r !== undefined),
+          categories: series
+            .map((s) => refOf(first(s, 'cat') ?? first(s, 'xVal')))
+            .find((r) => r !== undefined),
+          values: series
+            .map((s) => refOf(first(s, 'val') ?? first(s, 'yVal')))
+            .filter((r) => r !== undefined),
           seriesNames: series.map((s) => seriesName(s)),
           anchor: anchorOf(anchor),
         });

@@ -60,7 +60,20 @@ type Node =
   | { k: 'bin'; op: string; a: Node; b: Node }
   | { k: 'call'; fn: string; args: Node[] };
 
-const PREC: Record<string, number> = { '=': 1, '<>': 1, '<': 1, '>': 1, '<=': 1, '>=': 1, '&': 2, '+': 3, '-': 3, '*': 4, '/': 4, '^': 5 };
+const PREC: Record<string, number> = {
+  '=': 1,
+  '<>': 1,
+  '<': 1,
+  '>': 1,
+  '<=': 1,
+  '>=': 1,
+  '&': 2,
+  '+': 3,
+  '-': 3,
+  '*': 4,
+  '/': 4,
+  '^': 5,
+};
 
 export function parseFormula(formula: string): Node {
   const toks = tokenize(formula);
@@ -96,8 +109,7 @@ export function parseFormula(formula: string): Node {
     } else if (t.v === '-' || t.v === '+') {
       // Unary minus binds tighter than ^ in spreadsheets: -2^2 = 4.
       node = { k: 'un', op: t.v, a: primary() };
-    }
-    else throw new Error(`formula "${formula}": unexpected "${t.v}"`);
+    } else throw new Error(`formula "${formula}": unexpected "${t.v}"`);
     while (peek()?.t === 'op' && (peek() as { v: string }).v === '%') {
       i++;
       node = { k: 'un', op: '%', a: node };
@@ -163,7 +175,13 @@ function criterion(c: Scalar): (v: Scalar) => boolean {
     const a = str(v).toLowerCase();
     const b = rhs.toLowerCase();
     if (op === '=' || op === '<>') {
-      const re = new RegExp(`^${b.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's');
+      const re = new RegExp(
+        `^${b
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+        's',
+      );
       return op === '=' ? re.test(a) : !re.test(a);
     }
     return compare(op, a, b);
@@ -190,7 +208,12 @@ function compare(op: string, a: number | string | boolean, b: number | string | 
 function round(x: number, digits: number, mode: 'near' | 'up' | 'down'): number {
   const f = 10 ** digits;
   const v = Math.abs(x) * f;
-  const r = mode === 'near' ? Math.round(Number(v.toPrecision(15))) : mode === 'up' ? Math.ceil(v - 1e-9) : Math.floor(v + 1e-9);
+  const r =
+    mode === 'near'
+      ? Math.round(Number(v.toPrecision(15)))
+      : mode === 'up'
+        ? Math.ceil(v - 1e-9)
+        : Math.floor(v + 1e-9);
   return (Math.sign(x) * r) / f;
 }
 
@@ -231,7 +254,8 @@ export function evaluate(formula: string, sheet: string, read: CellReader): Scal
     if (isErr(b)) return b;
     if (op === '&') return str(a) + str(b);
     if (PREC[op] === 1) {
-      if (typeof a === 'string' || typeof b === 'string') return compare(op, str(a).toLowerCase(), str(b).toLowerCase());
+      if (typeof a === 'string' || typeof b === 'string')
+        return compare(op, str(a).toLowerCase(), str(b).toLowerCase());
       return compare(op, a ?? 0, b ?? 0);
     }
     const x = num(a);
@@ -342,7 +366,13 @@ export function evaluate(formula: string, sheet: string, read: CellReader): Scal
         const v = scalar(arg(0));
         if (isErr(v)) return v;
         const s = str(v);
-        return fn === 'LEN' ? s.length : fn === 'UPPER' ? s.toUpperCase() : fn === 'LOWER' ? s.toLowerCase() : s.trim().replace(/ +/g, ' ');
+        return fn === 'LEN'
+          ? s.length
+          : fn === 'UPPER'
+            ? s.toUpperCase()
+            : fn === 'LOWER'
+              ? s.toLowerCase()
+              : s.trim().replace(/ +/g, ' ');
       }
       case 'LEFT':
       case 'RIGHT': {
@@ -355,7 +385,10 @@ export function evaluate(formula: string, sheet: string, read: CellReader): Scal
       }
       case 'CONCATENATE':
       case 'CONCAT':
-        return args.flatMap((a) => flat(ev(a))).map(str).join('');
+        return args
+          .flatMap((a) => flat(ev(a)))
+          .map(str)
+          .join('');
       case 'VLOOKUP': {
         const key = scalar(arg(0));
         const table = arg(1);
@@ -363,11 +396,17 @@ export function evaluate(formula: string, sheet: string, read: CellReader): Scal
         const approx = args[3] ? scalar(arg(3)) : true;
         if (isErr(key)) return key;
         if (isErr(col)) return col;
-        if (!Array.isArray(table) || col < 1 || col > (table[0]?.length ?? 0)) return new FormulaError('#REF!');
-        const eq = (v: Scalar) => (typeof key === 'string' && typeof v === 'string' ? v.toLowerCase() === key.toLowerCase() : v === key);
+        if (!Array.isArray(table) || col < 1 || col > (table[0]?.length ?? 0))
+          return new FormulaError('#REF!');
+        const eq = (v: Scalar) =>
+          typeof key === 'string' && typeof v === 'string'
+            ? v.toLowerCase() === key.toLowerCase()
+            : v === key;
         let hit = -1;
         if (approx === false || approx === 0) hit = table.findIndex((r) => eq(r[0]));
-        else for (let r = 0; r < table.length; r++) if (table[r][0] !== null && (table[r][0] ?? 0) <= (key ?? 0)) hit = r;
+        else
+          for (let r = 0; r < table.length; r++)
+            if (table[r][0] !== null && (table[r][0] ?? 0) <= (key ?? 0)) hit = r;
         return hit < 0 ? new FormulaError('#N/A') : table[hit][col - 1];
       }
       default:
@@ -390,7 +429,8 @@ export function shiftFormula(formula: string, dRow: number, dCol: number): strin
       const newCol = colAbs ? c.col : c.col + dCol;
       const newRow = rowAbs ? c.row : c.row + dRow;
       let letters = '';
-      for (let x = newCol; x > 0; x = Math.floor((x - 1) / 26)) letters = String.fromCharCode(65 + ((x - 1) % 26)) + letters;
+      for (let x = newCol; x > 0; x = Math.floor((x - 1) / 26))
+        letters = String.fromCharCode(65 + ((x - 1) % 26)) + letters;
       return `${colAbs}${letters}${rowAbs}${newRow}`;
     },
   );

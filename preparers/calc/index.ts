@@ -2,7 +2,14 @@ import type { Preparer } from '../types.ts';
 import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
 import { probeCalc } from './probe.ts';
-import { type CalcCheck, type CalcDoc, type CalcEdit, calcCheckSchema, calcDocSchema, calcEditSchema } from './schema.ts';
+import {
+  type CalcCheck,
+  type CalcDoc,
+  type CalcEdit,
+  calcCheckSchema,
+  calcDocSchema,
+  calcEditSchema,
+} from './schema.ts';
 
 export * from './schema.ts';
 
@@ -23,7 +30,10 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
     return { [target]: await buildWorkbook(calcDocSchema.parse(doc)) };
   },
   apply(files, edits) {
-    return applyCalcEdits(files, edits.map((e) => calcEditSchema.parse(e)));
+    return applyCalcEdits(
+      files,
+      edits.map((e) => calcEditSchema.parse(e)),
+    );
   },
   probe(files, check) {
     return probeCalc(files, calcCheckSchema.parse(check));

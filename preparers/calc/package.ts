@@ -17,7 +17,10 @@ export async function finishXlsx(bytes: Uint8Array, charts: ChartSpec[]): Promis
 
 async function addFilterDatabaseNames(zip: JSZip): Promise<void> {
   let workbook = (await readPart(zip, 'xl/workbook.xml')) ?? '';
-  workbook = workbook.replace(/<definedName\b[^>]*name="_xlnm\._FilterDatabase"[^>]*>[^<]*<\/definedName>/g, '');
+  workbook = workbook.replace(
+    /<definedName\b[^>]*name="_xlnm\._FilterDatabase"[^>]*>[^<]*<\/definedName>/g,
+    '',
+  );
   const names: string[] = [];
   const sheets = await sheetParts(zip);
   for (const [index, sheet] of sheets.entries()) {

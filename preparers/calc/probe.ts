@@ -36,7 +36,8 @@ const fail = (observed: unknown): ProbeResult => ({ pass: false, observed });
 const verdict = (pass: boolean, observed: unknown): ProbeResult => ({ pass, observed });
 
 function valuesEqual(actual: Plain, expected: Plain, tolerance: number): boolean {
-  if (typeof expected === 'number' && typeof actual === 'number') return Math.abs(actual - expected) <= tolerance;
+  if (typeof expected === 'number' && typeof actual === 'number')
+    return Math.abs(actual - expected) <= tolerance;
   if (typeof expected === 'number' && typeof actual === 'string' && actual.trim() !== '') {
     const n = Number(actual);
     return Number.isFinite(n) && Math.abs(n - expected) <= tolerance;
@@ -118,7 +119,8 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
     case 'calc.range_sorted': {
       const r = parseRange(check.range);
       const col = colToNum(check.column) - r.left;
-      if (col < 0 || r.left + col > r.right) return fail({ error: `column ${check.column} is outside ${check.range}` });
+      if (col < 0 || r.left + col > r.right)
+        return fail({ error: `column ${check.column} is outside ${check.range}` });
       const keys = tableRows(ws, r, check.header)
         .map((row) => row[col])
         .filter((v) => v !== null && v !== '');
@@ -144,9 +146,17 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       const seen = new Map<string, number>();
       const rows = tableRows(ws, r, check.header);
       for (const [i, row] of rows.entries()) {
-        const key = JSON.stringify((cols.length > 0 ? cols.map((c) => row[c]) : row).map((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v)));
+        const key = JSON.stringify(
+          (cols.length > 0 ? cols.map((c) => row[c]) : row).map((v) =>
+            typeof v === 'string' ? v.trim().toLowerCase() : v,
+          ),
+        );
         const prev = seen.get(key);
-        if (prev !== undefined) return fail({ duplicate: JSON.parse(key), rows: [prev, i].map((x) => x + r.top + (check.header ? 1 : 0)) });
+        if (prev !== undefined)
+          return fail({
+            duplicate: JSON.parse(key),
+            rows: [prev, i].map((x) => x + r.top + (check.header ? 1 : 0)),
+          });
         seen.set(key, i);
       }
       return verdict(true, { rows: rows.length });
@@ -161,7 +171,12 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
           (check.category === undefined || formatCategory(code) === check.category);
         if (!ok) bad.push({ cell: cellName(row, col), numFmt: code ?? null });
       }
-      return verdict(bad.length === 0, bad.length === 0 ? { ok: check.range } : { mismatches: bad.slice(0, 10), category: formatCategory(bad[0].numFmt ?? undefined) });
+      return verdict(
+        bad.length === 0,
+        bad.length === 0
+          ? { ok: check.range }
+          : { mismatches: bad.slice(0, 10), category: formatCategory(bad[0].numFmt ?? undefined) },
+      );
     }
     case 'calc.style': {
       const bad: unknown[] = [];
@@ -176,23 +191,30 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
           (check.fill === undefined || fill === check.fill.replace('#', '').toUpperCase());
         if (!ok) bad.push({ cell: cellName(row, col), bold, italic, fill: fill ?? null });
       }
-      return verdict(bad.length === 0, bad.length === 0 ? { ok: check.range } : { mismatches: bad.slice(0, 10) });
+      return verdict(
+        bad.length === 0,
+        bad.length === 0 ? { ok: check.range } : { mismatches: bad.slice(0, 10) },
+      );
     }
     case 'calc.chart': {
       const charts = (await readCharts(zip)).filter((c) => c.sheet.toLowerCase() === ws.name.toLowerCase());
       const seen = charts.map(({ type, title, categories, values }) => ({ type, title, categories, values }));
-      if (check.count !== undefined && charts.length !== check.count) return fail({ count: charts.length, charts: seen });
+      if (check.count !== undefined && charts.length !== check.count)
+        return fail({ count: charts.length, charts: seen });
       const match = charts.some(
         (c) =>
           (check.type === undefined || c.type === check.type) &&
           (check.title === undefined || c.title === check.title.trim()) &&
           (check.values === undefined || c.values.some((v) => sameRange(v, check.values!))) &&
-          (check.categories === undefined || (c.categories !== undefined && sameRange(c.categories, check.categories))),
+          (check.categories === undefined ||
+            (c.categories !== undefined && sameRange(c.categories, check.categories))),
       );
       return verdict(check.count === 0 ? charts.length === 0 : match, { charts: seen });
     }
     case 'calc.freeze': {
-      const view = ws.views.find((v) => v.state === 'frozen') as { xSplit?: number; ySplit?: number } | undefined;
+      const view = ws.views.find((v) => v.state === 'frozen') as
+        | { xSplit?: number; ySplit?: number }
+        | undefined;
       const rows = view?.ySplit ?? 0;
       const cols = view?.xSplit ?? 0;
       return verdict(rows === check.rows && cols === check.cols, { rows, cols });
@@ -214,32 +236,49 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       const expected = check.values;
       const ok =
         actual.length === expected.length &&
-        actual.every((row, i) => row.length === expected[i].length && row.every((v, j) => valuesEqual(v, expected[i][j], check.tolerance)));
+        actual.every(
+          (row, i) =>
+            row.length === expected[i].length &&
+            row.every((v, j) => valuesEqual(v, expected[i][j], check.tolerance)),
+        );
       return verdict(ok, { values: actual.slice(0, 50) });
     }
     case 'calc.conditional_format': {
       const xml = (await sheetXml(zip, ws.name)) ?? '';
       const root = parseXml(xml);
       const ranges = [
-        ...findAll(root, 'conditionalFormatting').map((n) => attr(n, 'sqref') ?? text(findAll(n, 'sqref')[0])),
+        ...findAll(root, 'conditionalFormatting').map(
+          (n) => attr(n, 'sqref') ?? text(findAll(n, 'sqref')[0]),
+        ),
       ].filter((s) => s !== '');
       const want = check.range;
-      const ok = want === undefined ? ranges.length > 0 : ranges.some((s) => s.split(/\s+/).some((p) => sameRange(p, want)));
+      const ok =
+        want === undefined
+          ? ranges.length > 0
+          : ranges.some((s) => s.split(/\s+/).some((p) => sameRange(p, want)));
       return verdict(ok, { ranges });
     }
     case 'calc.autofilter': {
       const xml = (await sheetXml(zip, ws.name)) ?? '';
       const ref = /<autoFilter\b[^>]*\bref="([^"]+)"/.exec(xml)?.[1];
       const want = check.range;
-      return verdict(ref !== undefined && (want === undefined || sameRange(ref, want)), { autoFilter: ref ?? null });
+      return verdict(ref !== undefined && (want === undefined || sameRange(ref, want)), {
+        autoFilter: ref ?? null,
+      });
     }
     case 'calc.rows_hidden': {
       const states = check.rows.map((r) => ({ row: r, hidden: ws.getRow(r).hidden === true }));
-      return verdict(states.every((s) => s.hidden === check.hidden), { rows: states });
+      return verdict(
+        states.every((s) => s.hidden === check.hidden),
+        { rows: states },
+      );
     }
     case 'calc.merged': {
       const merges = ((ws.model as { merges?: string[] }).merges ?? []).map(String);
-      return verdict(merges.some((m) => sameRange(m, check.range)), { merges });
+      return verdict(
+        merges.some((m) => sameRange(m, check.range)),
+        { merges },
+      );
     }
   }
 }

@@ -11,7 +11,10 @@ const homePath = z
   .string()
   .min(1)
   .max(255)
-  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[^\0\r\n]+\.xlsx$/i, 'a home-relative path ending in .xlsx, without ".."')
+  .regex(
+    /^(?!\/)(?!.*(^|\/)\.\.(\/|$))[^\0\r\n]+\.xlsx$/i,
+    'a home-relative path ending in .xlsx, without ".."',
+  )
   .describe('The workbook, as a path relative to the home directory, e.g. "Desktop/budget.xlsx".');
 
 export const sheetName = z
@@ -19,7 +22,10 @@ export const sheetName = z
   .min(1)
   .max(31)
   .regex(/^[^[\]:*?/\\]+$/, 'a sheet name has 1–31 characters and none of [ ] : * ? / \\')
-  .refine((s) => !s.startsWith("'") && !s.endsWith("'"), 'a sheet name cannot start or end with an apostrophe')
+  .refine(
+    (s) => !s.startsWith("'") && !s.endsWith("'"),
+    'a sheet name cannot start or end with an apostrophe',
+  )
   .describe('A worksheet name.');
 
 export const cellRef = z
@@ -29,7 +35,10 @@ export const cellRef = z
 
 export const rangeRef = z
   .string()
-  .regex(/^[A-Z]{1,3}[1-9][0-9]{0,6}(:[A-Z]{1,3}[1-9][0-9]{0,6})?$/, 'an A1 range such as "A2:D20" (or one cell)')
+  .regex(
+    /^[A-Z]{1,3}[1-9][0-9]{0,6}(:[A-Z]{1,3}[1-9][0-9]{0,6})?$/,
+    'an A1 range such as "A2:D20" (or one cell)',
+  )
   .describe('A rectangular range on one sheet, e.g. "A2:D20"; a single cell is allowed.');
 
 export const columnRef = z
@@ -134,10 +143,15 @@ export const calcDocSchema = z
   .strict()
   .superRefine((doc, ctx) => {
     const names = doc.sheets.map((s) => s.name.toLowerCase());
-    if (new Set(names).size !== names.length) ctx.addIssue({ code: 'custom', message: 'sheet names must be unique' });
+    if (new Set(names).size !== names.length)
+      ctx.addIssue({ code: 'custom', message: 'sheet names must be unique' });
     doc.charts.forEach((c, i) => {
       if (!names.includes(c.sheet.toLowerCase())) {
-        ctx.addIssue({ code: 'custom', path: ['charts', i, 'sheet'], message: `no sheet named "${c.sheet}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['charts', i, 'sheet'],
+          message: `no sheet named "${c.sheet}"`,
+        });
       }
     });
   })
@@ -150,9 +164,21 @@ const on = { file: homePath, sheet: sheetName };
 const conditionalRule = z
   .object({
     operator: z
-      .enum(['greaterThan', 'lessThan', 'equal', 'notEqual', 'greaterThanOrEqual', 'lessThanOrEqual', 'between'])
+      .enum([
+        'greaterThan',
+        'lessThan',
+        'equal',
+        'notEqual',
+        'greaterThanOrEqual',
+        'lessThanOrEqual',
+        'between',
+      ])
       .describe('Comparison of each cell against the value(s).'),
-    values: z.array(z.union([z.number(), z.string()])).min(1).max(2).describe('One value, two for between.'),
+    values: z
+      .array(z.union([z.number(), z.string()]))
+      .min(1)
+      .max(2)
+      .describe('One value, two for between.'),
     fill: hexColor.describe('Fill of matching cells.'),
     bold: z.boolean().optional(),
   })
@@ -185,7 +211,9 @@ export const calcEditSchema = z
         ...on,
         cell: cellRef,
         formula: z.string().min(1).max(8192).describe('Formula, with or without the leading "=".'),
-        result: cellValue.optional().describe('Cached result; computed by the built-in evaluator when omitted.'),
+        result: cellValue
+          .optional()
+          .describe('Cached result; computed by the built-in evaluator when omitted.'),
       })
       .strict(),
     z
@@ -193,7 +221,11 @@ export const calcEditSchema = z
         op: z.literal('calc.fill_formula'),
         ...on,
         range: rangeRef.describe('Cells to fill, e.g. "D2:D20"; the formula is written for the first cell.'),
-        formula: z.string().min(1).max(8192).describe('Formula of the first cell; relative references shift.'),
+        formula: z
+          .string()
+          .min(1)
+          .max(8192)
+          .describe('Formula of the first cell; relative references shift.'),
       })
       .strict(),
     z
@@ -211,7 +243,10 @@ export const calcEditSchema = z
         op: z.literal('calc.remove_duplicates'),
         ...on,
         range: rangeRef.describe('The table block, e.g. "A1:D20".'),
-        columns: z.array(columnRef).optional().describe('Key columns; all columns of the range when omitted.'),
+        columns: z
+          .array(columnRef)
+          .optional()
+          .describe('Key columns; all columns of the range when omitted.'),
         header: z.boolean().default(true),
       })
       .strict()
@@ -228,7 +263,9 @@ export const calcEditSchema = z
       })
       .strict(),
     z.object({ op: z.literal('calc.merge'), ...on, range: rangeRef }).strict(),
-    z.object({ op: z.literal('calc.rename_sheet'), file: homePath, sheet: sheetName, to: sheetName }).strict(),
+    z
+      .object({ op: z.literal('calc.rename_sheet'), file: homePath, sheet: sheetName, to: sheetName })
+      .strict(),
     z
       .object({
         op: z.literal('calc.add_sheet'),
@@ -314,17 +351,31 @@ export const calcCheckSchema = z
         ...on,
         cell: cellRef,
         value: cellValue.optional().describe('Expected value (dates as "YYYY-MM-DD").'),
-        tolerance: z.number().min(0).optional().describe('With a numeric value: pass when |actual − value| ≤ this.'),
-        matches: z.string().max(1000).optional().describe('Regex the displayed text of the value must match.'),
+        tolerance: z
+          .number()
+          .min(0)
+          .optional()
+          .describe('With a numeric value: pass when |actual − value| ≤ this.'),
+        matches: z
+          .string()
+          .max(1000)
+          .optional()
+          .describe('Regex the displayed text of the value must match.'),
       })
       .strict()
-      .refine((c) => (c.value !== undefined) !== (c.matches !== undefined), 'give exactly one of value or matches'),
+      .refine(
+        (c) => (c.value !== undefined) !== (c.matches !== undefined),
+        'give exactly one of value or matches',
+      ),
     z
       .object({
         kind: z.literal('calc.formula'),
         ...on,
         cell: cellRef,
-        matches: z.string().max(1000).describe('Case-insensitive regex over the formula without "=", e.g. "^SUM\\(".'),
+        matches: z
+          .string()
+          .max(1000)
+          .describe('Case-insensitive regex over the formula without "=", e.g. "^SUM\\(".'),
       })
       .strict(),
     z
@@ -356,7 +407,10 @@ export const calcCheckSchema = z
         kind: z.literal('calc.no_duplicates'),
         ...on,
         range: rangeRef,
-        columns: z.array(columnRef).optional().describe('Key columns; all columns of the range when omitted.'),
+        columns: z
+          .array(columnRef)
+          .optional()
+          .describe('Key columns; all columns of the range when omitted.'),
         header: z.boolean().default(true),
       })
       .strict(),

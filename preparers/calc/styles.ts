@@ -44,7 +44,7 @@ export function formatRange(ws: ExcelJS.Worksheet, range: string, numFmt: string
 /** The fill colour of a cell as 6 upper-case hex digits, or undefined when it has none. */
 export function fillOf(cell: ExcelJS.Cell): string | undefined {
   const fill = cell.fill;
-  if (!fill || fill.type !== 'pattern' || fill.pattern === 'none') return undefined;
+  if (fill?.type !== 'pattern' || fill.pattern === 'none') return undefined;
   const color = fill.fgColor?.argb ?? fill.bgColor?.argb;
   return color ? color.slice(-6).toUpperCase() : undefined;
 }

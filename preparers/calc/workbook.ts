@@ -9,7 +9,9 @@ export async function loadWorkbook(bytes: Uint8Array, name: string): Promise<Exc
   try {
     await wb.xlsx.load(Buffer.from(bytes) as unknown as ArrayBuffer);
   } catch (err) {
-    throw new Error(`${name} is not a readable xlsx workbook: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `${name} is not a readable xlsx workbook: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   return wb;
 }
@@ -25,7 +27,8 @@ export function findSheet(wb: ExcelJS.Workbook, name: string): ExcelJS.Worksheet
 
 export function requireSheet(wb: ExcelJS.Workbook, name: string): ExcelJS.Worksheet {
   const ws = findSheet(wb, name);
-  if (!ws) throw new Error(`no sheet named "${name}" (sheets: ${wb.worksheets.map((w) => w.name).join(', ')})`);
+  if (!ws)
+    throw new Error(`no sheet named "${name}" (sheets: ${wb.worksheets.map((w) => w.name).join(', ')})`);
   return ws;
 }
 
@@ -65,7 +68,8 @@ export function plainValue(value: ExcelJS.CellValue): Plain {
     }
     if ('richText' in value) return value.richText.map((r) => r.text).join('');
     if ('error' in value) return String(value.error);
-    if ('text' in value) return typeof value.text === 'string' ? value.text : plainValue(value.text as ExcelJS.CellValue);
+    if ('text' in value)
+      return typeof value.text === 'string' ? value.text : plainValue(value.text as ExcelJS.CellValue);
   }
   return null;
 }

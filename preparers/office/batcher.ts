@@ -1,6 +1,6 @@
-import { type ConversionGroup, type ConversionOutcome, convertGroup, OfficeTimeoutError } from './soffice.ts';
 import type { OfficeFormat } from './formats.ts';
 import { createProfile, type OfficeProfile, removeProfile } from './profile.ts';
+import { type ConversionGroup, type ConversionOutcome, convertGroup, OfficeTimeoutError } from './soffice.ts';
 
 export interface BatcherOptions {
   /** soffice executable. */
@@ -43,6 +43,7 @@ export class OfficeConversionError extends Error {
 export class OfficeBatcher {
   private readonly pending: Job[] = [];
   private readonly idle: Slot[] = [];
+  private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -50,7 +51,12 @@ export class OfficeBatcher {
     for (let i = 0; i < options.slots; i++) this.idle.push({ profile: undefined });
   }
 
-  convert(name: string, bytes: Uint8Array, format: OfficeFormat, target: 'same' | 'pdf'): Promise<Uint8Array> {
+  convert(
+    name: string,
+    bytes: Uint8Array,
+    format: OfficeFormat,
+    target: 'same' | 'pdf',
+  ): Promise<Uint8Array> {
     if (this.closed) return Promise.reject(new Error('office batcher is closed'));
     return new Promise((resolve, reject) => {
       this.pending.push({ name, bytes, format, target, resolve, reject });
@@ -58,11 +64,12 @@ export class OfficeBatcher {
     });
   }
 
-  /** Removes the profiles; requests still waiting are rejected. */
+  /** Rejects requests still waiting, lets running batches finish, then removes the profiles. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     for (const job of this.pending.splice(0)) job.reject(new Error('office batcher closed'));
+    await Promise.all(this.running);
     await Promise.all(this.idle.map((s) => (s.profile ? removeProfile(s.profile) : undefined)));
   }
 
@@ -81,11 +88,12 @@ export class OfficeBatcher {
     while (this.idle.length > 0 && this.pending.length > 0) {
       const slot = this.idle.pop()!;
       const batch = this.pending.splice(0, this.options.batchSize);
-      void this.runBatch(slot, batch).finally(() => {
-        if (this.closed && slot.profile) void removeProfile(slot.profile);
+      const run = this.runBatch(slot, batch).finally(() => {
+        this.running.delete(run);
         this.idle.push(slot);
         this.schedule(true);
       });
+      this.running.add(run);
     }
   }
 

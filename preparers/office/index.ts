@@ -25,7 +25,14 @@ import { loadConfig } from '../../infra/config.ts';
 import { type BatcherOptions, OfficeBatcher, OfficeConversionError } from './batcher.ts';
 import { OFFICE_FORMATS, type OfficeFormat, officeFormatOf } from './formats.ts';
 
-export { OFFICE_FORMATS, type OfficeFormat, officeFormatOf, OfficeConversionError, OfficeBatcher, type BatcherOptions };
+export {
+  type BatcherOptions,
+  OFFICE_FORMATS,
+  OfficeBatcher,
+  OfficeConversionError,
+  type OfficeFormat,
+  officeFormatOf,
+};
 
 export interface OfficeFile {
   /** A label for errors (usually the home-relative path); never used as a file name. */
@@ -70,14 +77,21 @@ export async function closeOffice(): Promise<void> {
   await b?.close();
 }
 
-async function settle(files: OfficeFile[], target: 'same' | 'pdf', via?: OfficeBatcher): Promise<OfficeOutcome[]> {
+async function settle(
+  files: OfficeFile[],
+  target: 'same' | 'pdf',
+  via?: OfficeBatcher,
+): Promise<OfficeOutcome[]> {
   const parsed = z.array(officeFileSchema).parse(files);
   const b = via ?? batcher();
   return Promise.all(
     parsed.map((f) =>
       b.convert(f.name, f.bytes, f.format, target).then(
         (bytes): OfficeOutcome => ({ ok: true, bytes }),
-        (err: unknown): OfficeOutcome => ({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+        (err: unknown): OfficeOutcome => ({
+          ok: false,
+          error: err instanceof Error ? err.message : String(err),
+        }),
       ),
     ),
   );

@@ -70,7 +70,10 @@ export async function convertGroup(
         } catch {
           const said = log
             .split('\n')
-            .filter((l) => (l.includes(`f${i}.${group.format}`) && /error/i.test(l)) || l.startsWith('soffice exited'))
+            .filter(
+              (l) =>
+                (l.includes(`f${i}.${group.format}`) && /error/i.test(l)) || l.startsWith('soffice exited'),
+            )
             .join('; ');
           return {
             ok: false,

@@ -442,7 +442,7 @@ async function roundPage(roundId, token) {
       api(`/api/rounds/${encodeURIComponent(roundId)}/costs`),
       api(`/api/rounds/${encodeURIComponent(roundId)}/costs/timeline`),
       api(`/api/rounds/${encodeURIComponent(roundId)}/costs/skills`),
-      api('/api/costs/rounds?limit=20'),
+      api(`/api/costs/rounds?limit=20&upTo=${encodeURIComponent(roundId)}`),
     ]);
     if (token !== renderToken) return false;
     const t = costs.totals;
@@ -569,10 +569,10 @@ async function roundPage(roundId, token) {
       'div',
       { class: 'grid' },
       h('section', { class: 'panel wide' }, h('h2', {}, 'Spend and accepted tasks over time'), chartBox),
-      panel('USD and tokens by node', nodesBox),
+      h('section', { class: 'panel wide' }, h('h2', {}, 'USD and tokens by node'), nodesBox),
       panel('Rejections by reason', reasonsBox),
       panel('By model', modelsBox),
-      panel('Round over round', compareBox),
+      h('section', { class: 'panel wide' }, h('h2', {}, 'Round over round'), compareBox),
     ),
   );
   main.replaceChildren(view);

@@ -10,7 +10,7 @@ import {
 } from '../../infra/db/queries/costs.ts';
 import type { RouteContext } from '../context.ts';
 import { requireRound } from '../data/rounds.ts';
-import { limitQuery, roundParams, timelineQuery } from '../schemas.ts';
+import { comparisonQuery, roundParams, timelineQuery } from '../schemas.ts';
 
 export function costRoutes({ deps, add }: RouteContext): void {
   const { db } = deps.database;
@@ -21,8 +21,8 @@ export function costRoutes({ deps, add }: RouteContext): void {
     summary: 'Round-over-round: USD per accepted task, acceptance rate, student pass rate',
     tag: 'costs',
     access: 'read',
-    query: limitQuery,
-    handler: async ({ query }) => ({ rounds: await roundComparison(db, query.limit) }),
+    query: comparisonQuery,
+    handler: async ({ query }) => ({ rounds: await roundComparison(db, query.limit, query.upTo) }),
   });
 
   add({

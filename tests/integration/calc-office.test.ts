@@ -7,8 +7,8 @@ import {
   calcDocSchema,
   calcPreparer,
 } from '../../preparers/calc/index.ts';
-import type { FileMap } from '../../preparers/types.ts';
 import { closeOffice, convertToPdfSettled, roundTripOffice } from '../../preparers/office/index.ts';
+import type { FileMap } from '../../preparers/types.ts';
 
 const FILE = 'Documents/sales.xlsx';
 
@@ -38,7 +38,9 @@ const doc = calcDocSchema.parse({
     },
     { name: 'Notes', rows: [['checked by', 'ops']] },
   ],
-  charts: [{ sheet: 'Q1 Sales', type: 'bar', title: 'Units by region', categories: 'A2:A6', values: ['B2:B6'] }],
+  charts: [
+    { sheet: 'Q1 Sales', type: 'bar', title: 'Units by region', categories: 'A2:A6', values: ['B2:B6'] },
+  ],
 });
 
 const edits: CalcEdit[] = [
@@ -46,14 +48,27 @@ const edits: CalcEdit[] = [
   { op: 'calc.sort_range', sheet: 'Q1 Sales', range: 'A1:D6', column: 'B', direction: 'asc' },
   { op: 'calc.fill_formula', sheet: 'Q1 Sales', range: 'E2:E5', formula: 'B2*C2' },
   { op: 'calc.set_formula', sheet: 'Q1 Sales', cell: 'E8', formula: 'ROUND(AVERAGE(E2:E5),2)' },
-  { op: 'calc.set_formula', sheet: 'Q1 Sales', cell: 'F8', formula: 'COUNTIF(A2:A5,"South")+SUMIF(A2:A5,"West",B2:B5)' },
-  { op: 'calc.set_formula', sheet: 'Notes', cell: 'A3', formula: "VLOOKUP(\"East\",'Q1 Sales'!A2:C5,3,FALSE)" },
+  {
+    op: 'calc.set_formula',
+    sheet: 'Q1 Sales',
+    cell: 'F8',
+    formula: 'COUNTIF(A2:A5,"South")+SUMIF(A2:A5,"West",B2:B5)',
+  },
+  {
+    op: 'calc.set_formula',
+    sheet: 'Notes',
+    cell: 'A3',
+    formula: 'VLOOKUP("East",\'Q1 Sales\'!A2:C5,3,FALSE)',
+  },
   { op: 'calc.set_number_format', sheet: 'Q1 Sales', range: 'E2:E5', numFmt: '"$"#,##0.00' },
   { op: 'calc.set_style', sheet: 'Q1 Sales', range: 'E1:E1', bold: true, fill: 'FFEB9C' },
   { op: 'calc.rename_sheet', sheet: 'Notes', to: 'Summary' },
   { op: 'calc.add_sheet', sheet: 'Archive', position: 0 },
   { op: 'calc.copy_range', sheet: 'Q1 Sales', range: 'A1:B5', toSheet: 'Archive', toCell: 'A1' },
-  { op: 'calc.add_chart', chart: { sheet: 'Q1 Sales', type: 'pie', title: 'Share', categories: 'A2:A5', values: ['E2:E5'] } },
+  {
+    op: 'calc.add_chart',
+    chart: { sheet: 'Q1 Sales', type: 'pie', title: 'Share', categories: 'A2:A5', values: ['E2:E5'] },
+  },
   {
     op: 'calc.conditional_format',
     sheet: 'Q1 Sales',
@@ -77,11 +92,26 @@ const checks: CalcCheck[] = [
   { kind: 'calc.sheet_exists', sheet: 'Notes', exists: false },
   { kind: 'calc.number_format', sheet: 'Q1 Sales', range: 'E2:E5', category: 'currency' },
   { kind: 'calc.style', sheet: 'Q1 Sales', range: 'E1', bold: true, fill: 'FFEB9C' },
-  { kind: 'calc.chart', sheet: 'Q1 Sales', type: 'pie', title: 'Share', values: 'E2:E5', categories: 'A2:A5' },
+  {
+    kind: 'calc.chart',
+    sheet: 'Q1 Sales',
+    type: 'pie',
+    title: 'Share',
+    values: 'E2:E5',
+    categories: 'A2:A5',
+  },
   { kind: 'calc.chart', sheet: 'Q1 Sales', count: 2 },
   { kind: 'calc.freeze', sheet: 'Q1 Sales', rows: 1, cols: 1 },
   { kind: 'calc.row_count', sheet: 'Archive', count: 5 },
-  { kind: 'calc.range_values', sheet: 'Archive', range: 'A1:B2', values: [['Region', 'Units'], ['East', 3]] },
+  {
+    kind: 'calc.range_values',
+    sheet: 'Archive',
+    range: 'A1:B2',
+    values: [
+      ['Region', 'Units'],
+      ['East', 3],
+    ],
+  },
   { kind: 'calc.conditional_format', sheet: 'Q1 Sales', range: 'B2:B5' },
   { kind: 'calc.autofilter', sheet: 'Q1 Sales', range: 'A1:D5' },
   { kind: 'calc.rows_hidden', sheet: 'Q1 Sales', rows: [2], hidden: true },
@@ -127,11 +157,21 @@ describe('calc through the real LibreOffice', () => {
     const initialBefore = await verdicts(initial);
     initialBefore.forEach((v, i) => {
       if (CALC_CHECKS_LOST_IN_HEADLESS_SAVE.includes(checks[i].kind)) return;
-      assert.equal(initialAfter[i].pass, v.pass, `initial verdict changed: ${JSON.stringify([v, initialAfter[i]])}`);
+      assert.equal(
+        initialAfter[i].pass,
+        v.pass,
+        `initial verdict changed: ${JSON.stringify([v, initialAfter[i]])}`,
+      );
     });
     // Charts written by LibreOffice survive our own apply (read back, rewritten).
     const again = await calcPreparer.apply({ [FILE]: solvedLo }, [
-      calcPreparer.editSchema.parse({ op: 'calc.set_value', file: FILE, sheet: 'Summary', cell: 'B5', value: 'ok' }),
+      calcPreparer.editSchema.parse({
+        op: 'calc.set_value',
+        file: FILE,
+        sheet: 'Summary',
+        cell: 'B5',
+        value: 'ok',
+      }),
     ]);
     assert.equal((await calcPreparer.probe(again, checks[12])).pass, true);
     const [pdf] = await convertToPdfSettled([{ name: 'again', bytes: again[FILE], format: 'xlsx' }]);

@@ -23,7 +23,9 @@ describe('office batcher with the real LibreOffice', () => {
     const wrapper = path.join(dir, 'soffice');
     await writeFile(wrapper, `#!/bin/sh\necho call >> '${log}'\nexec soffice "$@"\n`);
     await chmod(wrapper, 0o755);
-    batcher = new OfficeBatcher(officeOptionsFromConfig({ soffice: wrapper, batchSize: 20, waitMs: 200, slots: 1 }));
+    batcher = new OfficeBatcher(
+      officeOptionsFromConfig({ soffice: wrapper, batchSize: 20, waitMs: 200, slots: 1 }),
+    );
   });
 
   after(async () => {
@@ -34,15 +36,23 @@ describe('office batcher with the real LibreOffice', () => {
   test('concurrent requests share one soffice call and a damaged file gets its own error', async () => {
     const files = await Promise.all(
       Array.from({ length: 5 }, async (_, i) => {
-        const doc = calcDocSchema.parse({ sheets: [{ name: `S${i}`, rows: [[i, i * 2]], formulas: [{ cell: 'C1', formula: 'A1+B1' }] }] });
+        const doc = calcDocSchema.parse({
+          sheets: [{ name: `S${i}`, rows: [[i, i * 2]], formulas: [{ cell: 'C1', formula: 'A1+B1' }] }],
+        });
         const built = await calcPreparer.build('f.xlsx', doc);
         return { name: `Desktop/book${i}.xlsx`, bytes: built['f.xlsx'], format: 'xlsx' as const };
       }),
     );
-    const damaged = { name: 'Desktop/damaged.xlsx', bytes: new TextEncoder().encode('this is not a zip'), format: 'xlsx' as const };
+    const damaged = {
+      name: 'Desktop/damaged.xlsx',
+      bytes: new TextEncoder().encode('this is not a zip'),
+      format: 'xlsx' as const,
+    };
     // Separate callers, as concurrent activities would be.
     const outcomes = await Promise.all(
-      [...files.slice(0, 3), damaged, ...files.slice(3)].map((f) => roundTripOfficeSettled([f], batcher).then((r) => r[0])),
+      [...files.slice(0, 3), damaged, ...files.slice(3)].map((f) =>
+        roundTripOfficeSettled([f], batcher).then((r) => r[0]),
+      ),
     );
     const calls = (await readFile(log, 'utf8')).trim().split('\n').length;
     assert.equal(calls, 1, 'one soffice invocation for the whole batch');
@@ -53,7 +63,13 @@ describe('office batcher with the real LibreOffice', () => {
       assert.ok(o.ok, o.ok ? '' : o.error);
       const probe = await calcPreparer.probe(
         { 'f.xlsx': o.bytes },
-        calcPreparer.checkSchema.parse({ kind: 'calc.cell_value', file: 'f.xlsx', sheet: `S${i}`, cell: 'C1', value: i * 3 }),
+        calcPreparer.checkSchema.parse({
+          kind: 'calc.cell_value',
+          file: 'f.xlsx',
+          sheet: `S${i}`,
+          cell: 'C1',
+          value: i * 3,
+        }),
       );
       assert.equal(probe.pass, true, JSON.stringify(probe.observed));
     }

@@ -101,7 +101,12 @@ export interface ScriptedLlm {
 const defaultUsage: ScriptedUsage = { prompt: 1000, cached: 200, completion: 500, reasoning: 100 };
 
 export async function startScriptedLlm(
-  options: { replies?: ScriptedReply[]; model?: string } = {},
+  options: {
+    replies?: ScriptedReply[];
+    model?: string;
+    /** Answers a request once the script is used up (default: a 500 saying so). */
+    fallback?: (body: RecordedRequest['body']) => ScriptedReply;
+  } = {},
 ): Promise<ScriptedLlm> {
   const queue: ScriptedReply[] = [...(options.replies ?? [])];
   const requests: RecordedRequest[] = [];
@@ -116,11 +121,12 @@ export async function startScriptedLlm(
       // recorded as an empty body; the reply is still scripted
     }
     requests.push({ headers: req.headers, body });
-    const next = queue.shift() ?? {
-      kind: 'status',
-      status: 500,
-      message: 'scripted server: no reply left in the script',
-    };
+    const next = queue.shift() ??
+      options.fallback?.(body) ?? {
+        kind: 'status',
+        status: 500,
+        message: 'scripted server: no reply left in the script',
+      };
     if (next.kind === 'disconnect') {
       req.socket.destroy();
       return;

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { type CalcCheck, type CalcDocInput, type CalcEdit, calcDocSchema, calcPreparer } from '../../preparers/calc/index.ts';
 import { evaluate, type Scalar, shiftFormula } from '../../preparers/calc/formula.ts';
+import {
+  type CalcCheck,
+  type CalcDocInput,
+  type CalcEdit,
+  calcDocSchema,
+  calcPreparer,
+} from '../../preparers/calc/index.ts';
 
 const FILE = 'Desktop/budget.xlsx';
 
@@ -84,7 +90,10 @@ describe('calc preparer', () => {
       { op: 'calc.set_number_format', sheet: 'Data', range: 'B2:B4', numFmt: '0.00%' },
       { op: 'calc.set_style', sheet: 'Data', range: 'A2:A4', bold: true, fill: '#ffeb9c' },
       { op: 'calc.freeze_panes', sheet: 'Data', rows: 1, cols: 0 },
-      { op: 'calc.add_chart', chart: { sheet: 'Data', type: 'line', categories: 'A2:A4', values: ['B2:B4'] } },
+      {
+        op: 'calc.add_chart',
+        chart: { sheet: 'Data', type: 'line', categories: 'A2:A4', values: ['B2:B4'] },
+      },
       { op: 'calc.autofilter', sheet: 'Data', range: 'A1:C4' },
       {
         op: 'calc.conditional_format',
@@ -96,21 +105,56 @@ describe('calc preparer', () => {
     const solved = await calcPreparer.apply(built, edits);
     for (const c of checks) {
       const r = await probe(solved, c);
-      assert.equal(r.pass, true, `solved state should pass ${JSON.stringify(c)}: ${JSON.stringify(r.observed)}`);
+      assert.equal(
+        r.pass,
+        true,
+        `solved state should pass ${JSON.stringify(c)}: ${JSON.stringify(r.observed)}`,
+      );
     }
     // The chart from the doc spec survived the edits, on the renamed sheet.
-    assert.equal((await probe(solved, { kind: 'calc.chart', sheet: 'Data', type: 'col', title: 'By region' })).pass, true);
+    assert.equal(
+      (await probe(solved, { kind: 'calc.chart', sheet: 'Data', type: 'col', title: 'By region' })).pass,
+      true,
+    );
   });
 
   test('rejects bad specs with clear errors', () => {
     assert.throws(() => calcDocSchema.parse({ sheets: [{ name: 'a/b' }] }), /sheet name/);
-    assert.throws(() => calcPreparer.editSchema.parse({ op: 'calc.set_value', file: '../x.xlsx', sheet: 'S', cell: 'A1', value: 1 }), /home-relative/);
-    assert.throws(() => calcPreparer.checkSchema.parse({ kind: 'calc.cell_value', file: 'a.xlsx', sheet: 'S', cell: 'a1', value: 1 }), /A1 cell/);
+    assert.throws(
+      () =>
+        calcPreparer.editSchema.parse({
+          op: 'calc.set_value',
+          file: '../x.xlsx',
+          sheet: 'S',
+          cell: 'A1',
+          value: 1,
+        }),
+      /home-relative/,
+    );
+    assert.throws(
+      () =>
+        calcPreparer.checkSchema.parse({
+          kind: 'calc.cell_value',
+          file: 'a.xlsx',
+          sheet: 'S',
+          cell: 'a1',
+          value: 1,
+        }),
+      /A1 cell/,
+    );
   });
 
   test('property: probe reads back what build wrote', async () => {
-    const text = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() === s && !/[\u0000-\u001f]/.test(s) && s !== '');
-    const cell = fc.oneof(text, fc.integer({ min: -1e6, max: 1e6 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.boolean(), fc.constant(null));
+    const text = fc
+      .string({ minLength: 1, maxLength: 12 })
+      .filter((s) => s.trim() === s && !/[\u0000-\u001f]/.test(s) && s !== '');
+    const cell = fc.oneof(
+      text,
+      fc.integer({ min: -1e6, max: 1e6 }),
+      fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+    );
     const spec = fc.record({
       name: fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,10}$/).filter((s) => !s.endsWith(' ')),
       width: fc.integer({ min: 1, max: 5 }),
@@ -120,11 +164,22 @@ describe('calc preparer', () => {
       fc.asyncProperty(spec, async ({ name, width, rows }) => {
         const data = rows.map((r) => r.slice(0, width));
         const d = calcDocSchema.parse({
-          sheets: [{ name, columns: Array.from({ length: width }, (_, i) => ({ header: `H${i}`, type: 'text' })), rows: data }],
+          sheets: [
+            {
+              name,
+              columns: Array.from({ length: width }, (_, i) => ({ header: `H${i}`, type: 'text' })),
+              rows: data,
+            },
+          ],
         });
         const files = await calcPreparer.build(FILE, d);
         const last = String.fromCharCode(64 + width);
-        const r = await probe(files, { kind: 'calc.range_values', sheet: name, range: `A2:${last}${data.length + 1}`, values: data });
+        const r = await probe(files, {
+          kind: 'calc.range_values',
+          sheet: name,
+          range: `A2:${last}${data.length + 1}`,
+          values: data,
+        });
         assert.equal(r.pass, true, JSON.stringify(r.observed));
         assert.equal((await probe(files, { kind: 'calc.sheet_names', names: [name] })).pass, true);
       }),

@@ -106,9 +106,13 @@ function toRoundTotals(row: z.infer<typeof roundTotalsRow>): RoundTotals {
   };
 }
 
-/** The most recent rounds with their totals: the round list and the round-over-round comparison. */
-export async function roundComparison(db: Db, limit = 50): Promise<RoundTotals[]> {
-  return (await rows(db, roundTotalsRow, roundTotalsQuery(sql`true`, limit))).map(toRoundTotals);
+/**
+ * The most recent rounds with their totals: the round list and the round-over-round comparison.
+ * With `upTo`, that round and the ones created before it (what it is compared with).
+ */
+export async function roundComparison(db: Db, limit = 50, upTo?: string): Promise<RoundTotals[]> {
+  const where = upTo ? sql`created_at <= (SELECT created_at FROM rounds WHERE id = ${upTo})` : sql`true`;
+  return (await rows(db, roundTotalsRow, roundTotalsQuery(where, limit))).map(toRoundTotals);
 }
 
 export async function roundTotals(db: Db, roundId: string): Promise<RoundTotals | undefined> {
@@ -253,24 +257,28 @@ function toGroupCost(row: z.infer<typeof groupRow>): GroupCost {
   };
 }
 
-/** Per skill of a round, joined from the three rollups. */
+/**
+ * Per skill of a round from the three rollups, combined with UNION ALL + one GROUP BY (a hash
+ * aggregate) rather than joins, which the planner turned into nested loops at thousands of skills.
+ */
 function perSkillQuery(roundId: string): SQL {
   return sql`
-    WITH t AS (
-      SELECT skill_id, min(apps) AS apps, sum(tasks) AS tasks,
-        coalesce(sum(tasks) FILTER (WHERE status = 'accepted'), 0) AS accepted,
-        coalesce(sum(tasks) FILTER (WHERE status = 'rejected'), 0) AS rejected,
-        coalesce(sum(tasks) FILTER (WHERE status = 'failed'), 0) AS failed
-      FROM task_status_rollup WHERE round_id = ${roundId} GROUP BY skill_id),
-    c AS (
-      SELECT skill_id, sum(usd) AS usd, sum(prompt_tokens + completion_tokens) AS tokens, sum(calls) AS calls
-      FROM llm_cost_rollup WHERE round_id = ${roundId} GROUP BY skill_id),
-    s AS (SELECT skill_id, runs, success_sum FROM student_result_rollup WHERE round_id = ${roundId})
-    SELECT coalesce(t.skill_id, c.skill_id) AS skill_id, coalesce(t.apps, '{}') AS apps,
-      coalesce(t.tasks, 0) AS tasks, coalesce(t.accepted, 0) AS accepted, coalesce(t.rejected, 0) AS rejected,
-      coalesce(t.failed, 0) AS failed, coalesce(c.usd, 0) AS usd, coalesce(c.tokens, 0) AS tokens,
-      coalesce(c.calls, 0) AS calls, coalesce(s.runs, 0) AS runs, coalesce(s.success_sum, 0) AS success_sum
-    FROM t FULL JOIN c ON c.skill_id = t.skill_id LEFT JOIN s ON s.skill_id = coalesce(t.skill_id, c.skill_id)`;
+    SELECT skill_id, coalesce(min(apps), '{}') AS apps, sum(tasks) AS tasks, sum(accepted) AS accepted,
+      sum(rejected) AS rejected, sum(failed) AS failed, sum(usd) AS usd, sum(tokens) AS tokens, sum(calls) AS calls,
+      sum(runs) AS runs, sum(success_sum) AS success_sum
+    FROM (
+      SELECT skill_id, apps, tasks, CASE WHEN status = 'accepted' THEN tasks ELSE 0 END AS accepted,
+        CASE WHEN status = 'rejected' THEN tasks ELSE 0 END AS rejected,
+        CASE WHEN status = 'failed' THEN tasks ELSE 0 END AS failed,
+        0::float8 AS usd, 0::bigint AS tokens, 0::bigint AS calls, 0::bigint AS runs, 0::float8 AS success_sum
+      FROM task_status_rollup WHERE round_id = ${roundId}
+      UNION ALL
+      SELECT skill_id, NULL, 0, 0, 0, 0, usd, prompt_tokens + completion_tokens, calls, 0, 0
+      FROM llm_cost_rollup WHERE round_id = ${roundId}
+      UNION ALL
+      SELECT skill_id, NULL, 0, 0, 0, 0, 0, 0, 0, runs, success_sum
+      FROM student_result_rollup WHERE round_id = ${roundId}) x
+    GROUP BY skill_id`;
 }
 
 /** Per skill: tasks, acceptance, USD per accepted task and student pass rate. */

@@ -1,0 +1,57 @@
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { createExpansionActivities, createExpansionLlmActivities, ExpansionSummary } from '../activities/expansion.ts';
+import type { QueueNames } from './activityProxies.ts';
+
+export interface ExpansionWorkflowInput {
+  runId: string;
+  queues: QueueNames;
+  /** At most this many skills are expanded per run. */
+  maxTargets: number;
+  /** Proposals authored and gated at once. */
+  concurrency: number;
+}
+
+const bounded = { maximumAttempts: 3, initialInterval: '2s', maximumInterval: '30s', backoffCoefficient: 2 };
+
+/**
+ * One taxonomy expansion: from a round's statistics pick the skills to work on, ask the proposer
+ * for each, let the author write each proposed spec, gate it (static checks, then a 3-task dry run
+ * through the full verification), and record the new taxonomy version with the adopted candidates.
+ * Every step is an idempotent activity keyed by (run, proposal), so a retry never doubles work.
+ */
+export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<ExpansionSummary> {
+  const local = proxyActivities<ReturnType<typeof createExpansionActivities>>({
+    taskQueue: input.queues.prepare,
+    startToCloseTimeout: '5 minutes',
+    retry: bounded,
+  });
+  const llm = proxyActivities<ReturnType<typeof createExpansionLlmActivities>>({
+    taskQueue: input.queues.llm,
+    startToCloseTimeout: '15 minutes',
+    retry: bounded,
+  });
+  const gate = proxyActivities<ReturnType<typeof createExpansionLlmActivities>>({
+    taskQueue: input.queues.llm,
+    startToCloseTimeout: '30 minutes',
+    retry: { ...bounded, maximumAttempts: 2 },
+  });
+  try {
+    const plan = await local.planExpansion(input.runId, input.maxTargets);
+    const positions = (
+      await Promise.all(plan.targets.map((t, i) => llm.proposeExpansion(input.runId, i, t, plan.baseVersion)))
+    ).flat();
+    const queue = [...positions];
+    const worker = async () => {
+      for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
+        const authored = await llm.authorProposal(input.runId, p, plan.baseVersion);
+        if (authored.ok) await gate.gateProposal(input.runId, p);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));
+    return await local.finishExpansion(input.runId);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await local.failExpansion(input.runId, message);
+    throw ApplicationFailure.nonRetryable(`expansion ${input.runId} failed: ${message}`);
+  }
+}
