@@ -1,9 +1,8 @@
-import { structuredOutput } from './llm/types.ts';
-import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import { deriveSeed } from '../skills/random.ts';
+import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { ActivityDeps } from './deps.ts';
-import { recordNodeRuns } from './taskRecords.ts';
-import { finishTaskRecord } from './taskRecords.ts';
+import { structuredOutput } from './llm/types.ts';
+import { finishTaskRecord, recordNodeRuns } from './taskRecords.ts';
 import { loadState, saveContext } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
 import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
@@ -17,7 +16,15 @@ export function createLlmStageActivities(deps: ActivityDeps) {
 
   async function reject(task: TaskRef, reason: string, node: string, detail: string): Promise<StepResult> {
     await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason, node, detail });
-    await recordNodeRuns(deps.database, task.taskId, [{ nodeId: node, kind: 'reject', status: 'rejected', durationMs: 0, detail: `${reason}: ${detail}`.slice(0, 2000) }]);
+    await recordNodeRuns(deps.database, task.taskId, [
+      {
+        nodeId: node,
+        kind: 'reject',
+        status: 'rejected',
+        durationMs: 0,
+        detail: `${reason}: ${detail}`.slice(0, 2000),
+      },
+    ]);
     return { ok: false, reason, node, detail };
   }
 
@@ -33,7 +40,12 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     await recordNodeRuns(
       deps.database,
       task.taskId,
-      Object.entries(result.nodeMs).map(([nodeId, ms]) => ({ nodeId, kind: 'author', status: 'ok' as const, durationMs: ms })),
+      Object.entries(result.nodeMs).map(([nodeId, ms]) => ({
+        nodeId,
+        kind: 'author',
+        status: 'ok' as const,
+        durationMs: ms,
+      })),
     );
     return { ok: true };
   }
@@ -58,10 +70,21 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     if (!result.ok) return reject(task, result.reason, 'verify_judge', result.detail);
     const score = judgeScore(result.value);
     if (score < deps.config.FORGE_JUDGE_THRESHOLD) {
-      return reject(task, 'judge_rejected', 'verify_judge', `score ${score} < ${deps.config.FORGE_JUDGE_THRESHOLD}: ${result.value.issues.join('; ')}`);
+      return reject(
+        task,
+        'judge_rejected',
+        'verify_judge',
+        `score ${score} < ${deps.config.FORGE_JUDGE_THRESHOLD}: ${result.value.issues.join('; ')}`,
+      );
     }
     await recordNodeRuns(deps.database, task.taskId, [
-      { nodeId: 'verify_judge', kind: 'verify', status: 'ok', durationMs: performance.now() - started, detail: `score ${score}` },
+      {
+        nodeId: 'verify_judge',
+        kind: 'verify',
+        status: 'ok',
+        durationMs: performance.now() - started,
+        detail: `score ${score}`,
+      },
     ]);
     return { ok: true };
   }

@@ -20,7 +20,10 @@ export function createOfficeActivities(deps: ActivityDeps) {
     const state = await loadState(deps.store, task.taskId);
     const problems: string[] = [];
     const roles = ['initial', 'solved'] as const;
-    const files = { initial: await fetchFiles(deps.store, state.initial), solved: await fetchFiles(deps.store, state.solved) };
+    const files = {
+      initial: await fetchFiles(deps.store, state.initial),
+      solved: await fetchFiles(deps.store, state.solved),
+    };
     // Both states in one request, so they share a LibreOffice batch with other tasks' files.
     const office = roles.flatMap((role) =>
       Object.keys(files[role])
@@ -28,9 +31,16 @@ export function createOfficeActivities(deps: ActivityDeps) {
         .map((path) => ({ role, path })),
     );
     const outcomes = await roundTripOfficeSettled(
-      office.map(({ role, path }) => ({ name: `${role}:${path}`, bytes: files[role][path]!, format: officeFormatOf(path)! })),
+      office.map(({ role, path }) => ({
+        name: `${role}:${path}`,
+        bytes: files[role][path]!,
+        format: officeFormatOf(path)!,
+      })),
     );
-    const saved: Record<(typeof roles)[number], FileMap> = { initial: { ...files.initial }, solved: { ...files.solved } };
+    const saved: Record<(typeof roles)[number], FileMap> = {
+      initial: { ...files.initial },
+      solved: { ...files.solved },
+    };
     outcomes.forEach((o, i) => {
       const { role, path } = office[i]!;
       if (o.ok) saved[role][path] = o.bytes;
@@ -51,11 +61,25 @@ export function createOfficeActivities(deps: ActivityDeps) {
     const durationMs = performance.now() - started;
     if (problems.length > 0) {
       const detail = problems.join('; ');
-      await recordNodeRuns(deps.database, task.taskId, [{ nodeId: 'verify_office', kind: 'verify', status: 'rejected', durationMs, detail: detail.slice(0, 2000) }]);
-      await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason: 'office_roundtrip', node: 'verify_office', detail });
+      await recordNodeRuns(deps.database, task.taskId, [
+        {
+          nodeId: 'verify_office',
+          kind: 'verify',
+          status: 'rejected',
+          durationMs,
+          detail: detail.slice(0, 2000),
+        },
+      ]);
+      await finishTaskRecord(deps.database, task.taskId, 'rejected', {
+        reason: 'office_roundtrip',
+        node: 'verify_office',
+        detail,
+      });
       return { ok: false, reason: 'office_roundtrip', node: 'verify_office', detail };
     }
-    await recordNodeRuns(deps.database, task.taskId, [{ nodeId: 'verify_office', kind: 'verify', status: 'ok', durationMs }]);
+    await recordNodeRuns(deps.database, task.taskId, [
+      { nodeId: 'verify_office', kind: 'verify', status: 'ok', durationMs },
+    ]);
     return { ok: true };
   }
 

@@ -1,5 +1,5 @@
 import { and, eq, or, sql } from 'drizzle-orm';
-import { packages, rounds, taskArtifacts, tasks, taskSignatures } from '../infra/db/schema.ts';
+import { packages, rounds, taskArtifacts, taskSignatures, tasks } from '../infra/db/schema.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
 import { assertSafeRelativePath } from '../preparers/paths.ts';
@@ -12,12 +12,23 @@ import type { ActivityDeps } from './deps.ts';
 import { buildTaskPackage, type TaskArtifact } from './package/taskPackage.ts';
 import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
 import { finishTaskRecord, type NodeRun, recordNodeRuns } from './taskRecords.ts';
-import { contentTypeOf, fetchFiles, loadContext, loadState, saveState, storeFiles, type TaskState } from './taskState.ts';
+import {
+  contentTypeOf,
+  fetchFiles,
+  loadContext,
+  loadState,
+  saveState,
+  storeFiles,
+  type TaskState,
+} from './taskState.ts';
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
 import { isNearDuplicate, minhash, paramSignature } from './verify/dedup.ts';
 import { appOfPath, referenceProblems } from './verify/references.ts';
 
-export async function probeAll(files: FileMap, checks: { kind: string }[]): Promise<{ pass: boolean; observed: unknown }[]> {
+export async function probeAll(
+  files: FileMap,
+  checks: { kind: string }[],
+): Promise<{ pass: boolean; observed: unknown }[]> {
   return Promise.all(checks.map((c) => probeCheck(files, c)));
 }
 
@@ -25,8 +36,23 @@ export async function probeAll(files: FileMap, checks: { kind: string }[]): Prom
 export function createPrepareActivities(deps: ActivityDeps) {
   const { db } = deps.database;
 
-  async function reject(task: TaskRef, reason: string, node: string, detail: string, runs: NodeRun[]): Promise<StepResult> {
-    await recordNodeRuns(deps.database, task.taskId, [...runs, { nodeId: node, kind: 'verify', status: 'rejected', durationMs: 0, detail: `${reason}: ${detail}`.slice(0, 2000) }]);
+  async function reject(
+    task: TaskRef,
+    reason: string,
+    node: string,
+    detail: string,
+    runs: NodeRun[],
+  ): Promise<StepResult> {
+    await recordNodeRuns(deps.database, task.taskId, [
+      ...runs,
+      {
+        nodeId: node,
+        kind: 'verify',
+        status: 'rejected',
+        durationMs: 0,
+        detail: `${reason}: ${detail}`.slice(0, 2000),
+      },
+    ]);
     await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason, node, detail });
     return { ok: false, reason, node, detail };
   }
@@ -87,12 +113,21 @@ export function createPrepareActivities(deps: ActivityDeps) {
 
     const before = await probeAll(initial, m.checks);
     if (before.every((r) => r.pass)) {
-      return reject(task, 'already_solved', 'verify_initial_fails', 'the untouched initial state passes every check', runs);
+      return reject(
+        task,
+        'already_solved',
+        'verify_initial_fails',
+        'the untouched initial state passes every check',
+        runs,
+      );
     }
     runs.push({ nodeId: 'verify_initial_fails', kind: 'verify', status: 'ok', durationMs: lap() });
     const after = await probeAll(solved, m.checks);
-    const failing = after.flatMap((r, i) => (r.pass ? [] : [`${m.checks[i]!.kind}: ${JSON.stringify(r.observed).slice(0, 300)}`]));
-    if (failing.length > 0) return reject(task, 'oracle_fails_rubric', 'verify_solved_passes', failing.join('; '), runs);
+    const failing = after.flatMap((r, i) =>
+      r.pass ? [] : [`${m.checks[i]!.kind}: ${JSON.stringify(r.observed).slice(0, 300)}`],
+    );
+    if (failing.length > 0)
+      return reject(task, 'oracle_fails_rubric', 'verify_solved_passes', failing.join('; '), runs);
     runs.push({ nodeId: 'verify_solved_passes', kind: 'verify', status: 'ok', durationMs: lap() });
 
     const appFor = (path: string) => appOf.get(path) ?? appOfPath(path);
@@ -107,10 +142,20 @@ export function createPrepareActivities(deps: ActivityDeps) {
       verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },
     };
     await saveState(deps.store, task.taskId, state);
-    await db.update(tasks).set({ apps: spec.apps, instruction: m.instruction, difficulty: spec.difficulty, params: ctx.params as Record<string, unknown> }).where(eq(tasks.id, task.taskId));
+    await db
+      .update(tasks)
+      .set({
+        apps: spec.apps,
+        instruction: m.instruction,
+        difficulty: spec.difficulty,
+        params: ctx.params as Record<string, unknown>,
+      })
+      .where(eq(tasks.id, task.taskId));
     runs.push({ nodeId: 'store_artifacts', kind: 'prepare', status: 'ok', durationMs: lap() });
     await recordNodeRuns(deps.database, task.taskId, runs);
-    const office = [...Object.keys(initial), ...Object.keys(solved)].some((p) => officeFormatOf(p) !== undefined);
+    const office = [...Object.keys(initial), ...Object.keys(solved)].some(
+      (p) => officeFormatOf(p) !== undefined,
+    );
     return { ok: true, office };
   }
 
@@ -118,14 +163,22 @@ export function createPrepareActivities(deps: ActivityDeps) {
   async function packageTask(task: TaskRef): Promise<StepResult> {
     const started = performance.now();
     const { spec, sha256: specSha } = await deps.specs.get(task.skillId, task.specVersion);
-    const [state, ctx] = await Promise.all([loadState(deps.store, task.taskId), loadContext(deps.store, task.taskId)]);
-    const authored = Object.fromEntries(
-      spec.nodes.filter((n) => 'llm' in n).map((n) => [n.id, ctx[n.id]]),
-    );
-    const signature = { minhash: minhash(state.instruction), paramSignature: paramSignature({ params: ctx.params, authored }) };
+    const [state, ctx] = await Promise.all([
+      loadState(deps.store, task.taskId),
+      loadContext(deps.store, task.taskId),
+    ]);
+    const authored = Object.fromEntries(spec.nodes.filter((n) => 'llm' in n).map((n) => [n.id, ctx[n.id]]));
+    const signature = {
+      minhash: minhash(state.instruction),
+      paramSignature: paramSignature({ params: ctx.params, authored }),
+    };
     // Accepted tasks of real rounds, and of this round; a dry run's tasks never block later rounds.
     const others = await db
-      .select({ taskId: taskSignatures.taskId, minhash: taskSignatures.minhash, paramSignature: taskSignatures.paramSignature })
+      .select({
+        taskId: taskSignatures.taskId,
+        minhash: taskSignatures.minhash,
+        paramSignature: taskSignatures.paramSignature,
+      })
       .from(taskSignatures)
       .innerJoin(tasks, eq(tasks.id, taskSignatures.taskId))
       .innerJoin(rounds, eq(rounds.id, tasks.roundId))
@@ -135,8 +188,17 @@ export function createPrepareActivities(deps: ActivityDeps) {
           or(eq(rounds.kind, 'generation'), eq(rounds.id, task.roundId)),
         ),
       );
-    const dup = others.find((o) => o.taskId !== task.taskId && isNearDuplicate(signature, o, deps.config.FORGE_DEDUP_THRESHOLD));
-    if (dup) return reject(task, 'near_duplicate', 'verify_dedup', `near-duplicate of accepted task ${dup.taskId}`, []);
+    const dup = others.find(
+      (o) => o.taskId !== task.taskId && isNearDuplicate(signature, o, deps.config.FORGE_DEDUP_THRESHOLD),
+    );
+    if (dup)
+      return reject(
+        task,
+        'near_duplicate',
+        'verify_dedup',
+        `near-duplicate of accepted task ${dup.taskId}`,
+        [],
+      );
 
     const artifacts = await packageArtifacts(state);
     const manifest = osManifestOf(await fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)));
@@ -147,7 +209,13 @@ export function createPrepareActivities(deps: ActivityDeps) {
       FROM llm_calls WHERE task_id = ${task.taskId}`);
     const built = buildTaskPackage({
       id: task.taskId,
-      skill: { id: spec.id, version: task.specVersion, title: spec.title, category: spec.category, channel: spec.channel },
+      skill: {
+        id: spec.id,
+        version: task.specVersion,
+        title: spec.title,
+        category: spec.category,
+        channel: spec.channel,
+      },
       apps: spec.apps,
       instruction: state.instruction,
       difficulty: spec.difficulty,
@@ -186,20 +254,46 @@ export function createPrepareActivities(deps: ActivityDeps) {
       if (rows.length === 0) return false;
       await tx
         .insert(packages)
-        .values({ taskId: task.taskId, roundId: task.roundId, skillId: task.skillId, taskJsonKey: `${prefix}/task.json`, setupKey: `${prefix}/setup.sh`, sha256: built.sha256 })
+        .values({
+          taskId: task.taskId,
+          roundId: task.roundId,
+          skillId: task.skillId,
+          taskJsonKey: `${prefix}/task.json`,
+          setupKey: `${prefix}/setup.sh`,
+          sha256: built.sha256,
+        })
         .onConflictDoNothing();
       await tx
         .insert(taskArtifacts)
-        .values(artifacts.map((a) => ({ taskId: task.taskId, role: a.role, vmPath: a.vmPath, key: a.key, app: a.app })))
+        .values(
+          artifacts.map((a) => ({
+            taskId: task.taskId,
+            role: a.role,
+            vmPath: a.vmPath,
+            key: a.key,
+            app: a.app,
+          })),
+        )
         .onConflictDoNothing();
-      await tx.insert(taskSignatures).values({ taskId: task.taskId, skillId: task.skillId, ...signature }).onConflictDoNothing();
+      await tx
+        .insert(taskSignatures)
+        .values({ taskId: task.taskId, skillId: task.skillId, ...signature })
+        .onConflictDoNothing();
       return true;
     });
     await recordNodeRuns(deps.database, task.taskId, [
       { nodeId: 'verify_dedup', kind: 'verify', status: 'ok', durationMs: 0 },
-      { nodeId: 'package', kind: 'package', status: accepted ? 'ok' : 'failed', durationMs: performance.now() - started, outputKey: `${prefix}/task.json` },
+      {
+        nodeId: 'package',
+        kind: 'package',
+        status: accepted ? 'ok' : 'failed',
+        durationMs: performance.now() - started,
+        outputKey: `${prefix}/task.json`,
+      },
     ]);
-    return accepted ? { ok: true } : { ok: false, reason: 'cancelled', node: 'package', detail: 'the task was no longer running' };
+    return accepted
+      ? { ok: true }
+      : { ok: false, reason: 'cancelled', node: 'package', detail: 'the task was no longer running' };
   }
 
   /** Initial files (the Thunderbird profile packed as one archive) and solved files, for gold comparisons. */
@@ -215,7 +309,10 @@ export function createPrepareActivities(deps: ActivityDeps) {
       out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
     }
     if (Object.keys(profile).length > 0) {
-      const archive = await deps.store.putArtifact(await packProfile(profile), contentTypeOf(PROFILE_ARCHIVE_PATH));
+      const archive = await deps.store.putArtifact(
+        await packProfile(profile),
+        contentTypeOf(PROFILE_ARCHIVE_PATH),
+      );
       out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, ...archive });
     }
     for (const [vmPath, f] of Object.entries(state.solved)) {

@@ -3,9 +3,17 @@ import { roundSkills, rounds, tasks } from '../infra/db/schema.ts';
 import { deriveSeed } from '../skills/random.ts';
 import type { ActivityDeps } from './deps.ts';
 import { roundSettingsSchema } from './roundSettings.ts';
-import { finishTaskRecord } from './taskRecords.ts';
 import { taskIdFor } from './taskIdentity.ts';
-import type { BeginTaskInput, Gate, RoundPlanEntry, RoundProgress, RoundStatus, TaskOutcome, TaskRef } from './types.ts';
+import { finishTaskRecord } from './taskRecords.ts';
+import type {
+  BeginTaskInput,
+  Gate,
+  RoundPlanEntry,
+  RoundProgress,
+  RoundStatus,
+  TaskOutcome,
+  TaskRef,
+} from './types.ts';
 
 /** Keeps keys the progress snapshot does not own (resumedAt) when it is rewritten. */
 const mergeProgress = (p: RoundProgress) => sql`${rounds.progress} || ${JSON.stringify(p)}::jsonb`;
@@ -33,7 +41,8 @@ export function createRoundActivities(deps: ActivityDeps) {
       const round = (await tx.select().from(rounds).where(eq(rounds.id, input.roundId)))[0];
       if (!round) throw new Error(`round ${input.roundId} does not exist`);
       const existing = (await tx.select().from(tasks).where(eq(tasks.id, taskId)))[0];
-      if (existing && (existing.status === 'accepted' || existing.status === 'rejected')) return { status: 'done' };
+      if (existing && (existing.status === 'accepted' || existing.status === 'rejected'))
+        return { status: 'done' };
       if (round.status === 'cancelled') return { status: 'stop', reason: 'cancelled' };
       if (round.status === 'paused_error_rate') return { status: 'stop', reason: 'paused_error_rate' };
       const settings = roundSettingsSchema.parse(round.settings);
@@ -77,7 +86,14 @@ export function createRoundActivities(deps: ActivityDeps) {
         .values(row)
         .onConflictDoUpdate({
           target: tasks.id,
-          set: { status: 'running', rejectReason: null, rejectNode: null, rejectDetail: null, startedAt: row.startedAt, finishedAt: null },
+          set: {
+            status: 'running',
+            rejectReason: null,
+            rejectNode: null,
+            rejectDetail: null,
+            startedAt: row.startedAt,
+            finishedAt: null,
+          },
         });
       const task: TaskRef = { ...input, taskId, taskSeed };
       return { status: 'run', task };
@@ -124,7 +140,8 @@ export function createRoundActivities(deps: ActivityDeps) {
     const rejectedByReason: Record<string, number> = {};
     for (const c of counts.rows) {
       by[c.status] = (by[c.status] ?? 0) + c.n;
-      if (c.status === 'rejected' && c.reason) rejectedByReason[c.reason] = (rejectedByReason[c.reason] ?? 0) + c.n;
+      if (c.status === 'rejected' && c.reason)
+        rejectedByReason[c.reason] = (rejectedByReason[c.reason] ?? 0) + c.n;
     }
     const done = by.accepted! + by.rejected! + by.failed!;
     const planned = plan.rows[0]?.planned ?? 0;
@@ -153,7 +170,10 @@ export function createRoundActivities(deps: ActivityDeps) {
   /** Progress from Postgres (the truth), mirrored into the round row for the API and the CLI. */
   async function refreshRoundProgress(roundId: string): Promise<RoundProgress> {
     const progress = await computeProgress(roundId);
-    await db.update(rounds).set({ progress: mergeProgress(progress) }).where(eq(rounds.id, roundId));
+    await db
+      .update(rounds)
+      .set({ progress: mergeProgress(progress) })
+      .where(eq(rounds.id, roundId));
     return progress;
   }
 

@@ -7,7 +7,12 @@ export const roundSettingsSchema = z.object({
   taskConcurrency: z.number().int().min(1).max(64).describe('tasks in flight per skill workflow'),
   /** What one task in flight may still cost, held back from the budget until it finishes. */
   reservationUsd: z.number().min(0).default(0.01),
-  pauseWindow: z.number().int().min(5).default(50).describe('the last N finished tasks the error rate is taken over'),
+  pauseWindow: z
+    .number()
+    .int()
+    .min(5)
+    .default(50)
+    .describe('the last N finished tasks the error rate is taken over'),
   pauseRejectRate: z.number().min(0).max(1).default(0.6),
   models: z.record(z.string(), z.string()).default({}),
 });

@@ -1,6 +1,6 @@
+import type { OsManifest } from '../preparers/os/manifest.ts';
 import type { SetupStep, TaskArtifact } from './package/taskPackage.ts';
 import type { TaskState } from './taskState.ts';
-import type { OsManifest } from '../preparers/os/manifest.ts';
 
 /** Where the packed Thunderbird profile is downloaded to before it is unpacked into ~/. */
 export const PROFILE_ARCHIVE_PATH = '.cache/cua-forge/thunderbird-profile.tar.gz';
@@ -30,10 +30,12 @@ export function setupStepsFor(
   for (const e of manifest.entries) {
     if (e.mode && e.type !== 'symlink') steps.push({ type: 'chmod', vmPath: e.path, mode: e.mode });
   }
-  if (state.prepares.some((p) => p.app === 'thunderbird')) steps.push({ type: 'launch', command: ['thunderbird'] });
+  if (state.prepares.some((p) => p.app === 'thunderbird'))
+    steps.push({ type: 'launch', command: ['thunderbird'] });
   for (const command of launch) steps.push({ type: 'launch', command });
   for (const p of state.prepares) {
-    if (p.open && (p.app === 'calc' || p.app === 'writer' || p.app === 'impress')) steps.push({ type: 'open', vmPath: p.target });
+    if (p.open && (p.app === 'calc' || p.app === 'writer' || p.app === 'impress'))
+      steps.push({ type: 'open', vmPath: p.target });
   }
   if (steps.length === 0) steps.push({ type: 'sleep', seconds: 1 });
   return steps;

@@ -20,7 +20,10 @@ export interface BeginTaskInput {
   taskIndex: number;
 }
 
-export type Gate = { status: 'run'; task: TaskRef } | { status: 'done' } | { status: 'stop'; reason: StopReason };
+export type Gate =
+  | { status: 'run'; task: TaskRef }
+  | { status: 'done' }
+  | { status: 'stop'; reason: StopReason };
 
 export type StepResult = { ok: true } | { ok: false; reason: string; node: string; detail: string };
 export type PrepareResult = StepResult & { office?: boolean };

@@ -8,7 +8,10 @@ export interface CommandContext {
 }
 
 /** Connects to the services a command needs and always closes them afterwards. */
-export async function withContext<T>(fn: (ctx: CommandContext) => Promise<T>, opts: { llm?: boolean } = {}): Promise<T> {
+export async function withContext<T>(
+  fn: (ctx: CommandContext) => Promise<T>,
+  opts: { llm?: boolean } = {},
+): Promise<T> {
   const config = loadConfig();
   const runtime = await createRuntime(config, opts);
   let temporal: TemporalHandle | undefined;
@@ -32,7 +35,8 @@ export function parseIntOption(name: string) {
 export function parseNumberOption(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${value}"`);
+    if (!Number.isFinite(n) || n < 0)
+      throw new Error(`${name} must be a non-negative number, got "${value}"`);
     return n;
   };
 }

@@ -23,6 +23,7 @@ export function progressLine(p: RoundProgress, width = 28): string {
 export function summaryLines(p: RoundProgress): string[] {
   const lines = [progressLine(p)];
   const reasons = Object.entries(p.rejectedByReason).sort((a, b) => b[1] - a[1]);
-  if (reasons.length > 0) lines.push(`rejected by reason: ${reasons.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  if (reasons.length > 0)
+    lines.push(`rejected by reason: ${reasons.map(([r, n]) => `${r} ${n}`).join(', ')}`);
   return lines;
 }

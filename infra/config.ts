@@ -17,12 +17,18 @@ export const configSchema = z.object({
   FORGE_HOME: z.string().min(1).optional(),
   FORGE_HOST: z.string().default('127.0.0.1'),
   // Temporal: an external cluster when TEMPORAL_ADDRESS is set, else the local dev server.
-  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port').optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:]+:\d+$/, 'expected host:port')
+    .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   FORGE_TEMPORAL_PORT: port.default(7233),
   FORGE_TEMPORAL_UI_PORT: port.default(8233),
   FORGE_TEMPORAL_UI_URL: url.optional(),
-  FORGE_TASK_QUEUE_PREFIX: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes').default('forge'),
+  FORGE_TASK_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes')
+    .default('forge'),
   // Object store: any S3 endpoint when S3_ENDPOINT is set, else the local MinIO.
   S3_ENDPOINT: url.optional(),
   S3_ACCESS_KEY: z.string().min(3).optional(),
@@ -99,7 +105,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const unknown = Object.keys(env).filter((k) => k.startsWith('FORGE_') && !knownVariables.includes(k));
   if (unknown.length > 0) {
-    throw new ConfigError(`unknown setting ${unknown.join(', ')}: known FORGE_* settings are listed in infra/config.ts`);
+    throw new ConfigError(
+      `unknown setting ${unknown.join(', ')}: known FORGE_* settings are listed in infra/config.ts`,
+    );
   }
   const parsed = configSchema.safeParse(relevant);
   if (!parsed.success) {

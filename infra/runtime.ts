@@ -1,5 +1,5 @@
-import { type OpenLlm, openLlm } from '../activities/llm/openLlm.ts';
 import type { ActivityDeps } from '../activities/deps.ts';
+import { type OpenLlm, openLlm } from '../activities/llm/openLlm.ts';
 import { SpecStore } from '../skills/store.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';

@@ -20,7 +20,8 @@ export class PreparerInputError extends Error {
 
 export function appOf(kindOrOp: string): AppId {
   const app = kindOrOp.split('.')[0] as AppId;
-  if (!(app in preparers)) throw new PreparerInputError(`"${kindOrOp}" names no known app (calc, writer, impress, thunderbird, os)`);
+  if (!(app in preparers))
+    throw new PreparerInputError(`"${kindOrOp}" names no known app (calc, writer, impress, thunderbird, os)`);
   return app;
 }
 
@@ -36,7 +37,8 @@ export function parseDoc(app: AppId, doc: unknown): unknown {
 
 export function parseEdit(edit: unknown): { op: string } {
   const op = (edit as { op?: unknown })?.op;
-  if (typeof op !== 'string') throw new PreparerInputError(`edit without an "op": ${JSON.stringify(edit).slice(0, 200)}`);
+  if (typeof op !== 'string')
+    throw new PreparerInputError(`edit without an "op": ${JSON.stringify(edit).slice(0, 200)}`);
   const r = preparers[appOf(op)].editSchema.safeParse(edit);
   if (!r.success) throw new PreparerInputError(`edit ${op}: ${issues(r.error)}`);
   return r.data;
@@ -44,7 +46,8 @@ export function parseEdit(edit: unknown): { op: string } {
 
 export function parseCheck(check: unknown): { kind: string; file?: string } {
   const kind = (check as { kind?: unknown })?.kind;
-  if (typeof kind !== 'string') throw new PreparerInputError(`check without a "kind": ${JSON.stringify(check).slice(0, 200)}`);
+  if (typeof kind !== 'string')
+    throw new PreparerInputError(`check without a "kind": ${JSON.stringify(check).slice(0, 200)}`);
   const r = preparers[appOf(kind)].checkSchema.safeParse(check);
   if (!r.success) throw new PreparerInputError(`check ${kind}: ${issues(r.error)}`);
   return r.data as { kind: string; file?: string };

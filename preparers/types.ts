@@ -21,7 +21,11 @@ export interface ProbeResult {
  * apply oracle edits, probe rubric checks on real files. Doc specs, edits and checks are
  * validated by the schemas before these functions see them.
  */
-export interface Preparer<Doc = unknown, Edit extends { op: string } = { op: string }, Check extends { kind: string } = { kind: string }> {
+export interface Preparer<
+  Doc = unknown,
+  Edit extends { op: string } = { op: string },
+  Check extends { kind: string } = { kind: string },
+> {
   app: AppId;
   docSchema: z.ZodType<Doc>;
   editSchema: z.ZodType<Edit>;

@@ -1,4 +1,4 @@
-import { Faker, en } from '@faker-js/faker';
+import { en, Faker } from '@faker-js/faker';
 import { z } from 'zod';
 import { Rng } from './random.ts';
 
@@ -8,9 +8,33 @@ import { Rng } from './random.ts';
  * Output: `{records: [{…}], rows: [[…]], header: [...], count}` with fields in declaration order.
  */
 export const FIELD_KINDS = [
-  'first_name', 'last_name', 'full_name', 'email', 'company', 'product', 'department', 'job_title',
-  'city', 'country', 'street', 'phone', 'color', 'word', 'words', 'sentence', 'paragraph', 'title',
-  'date', 'int', 'number', 'money', 'percent', 'pick', 'seq', 'bool', 'filename',
+  'first_name',
+  'last_name',
+  'full_name',
+  'email',
+  'company',
+  'product',
+  'department',
+  'job_title',
+  'city',
+  'country',
+  'street',
+  'phone',
+  'color',
+  'word',
+  'words',
+  'sentence',
+  'paragraph',
+  'title',
+  'date',
+  'int',
+  'number',
+  'money',
+  'percent',
+  'pick',
+  'seq',
+  'bool',
+  'filename',
 ] as const;
 
 const fieldObject = z
@@ -33,8 +57,14 @@ export type FieldSpec = z.infer<typeof fieldSchema>;
 export const generateSpecSchema = z
   .object({
     records: z.union([z.number().int().min(1).max(5000), z.string().min(1)]).describe('count, or a template'),
-    fields: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), z.union([z.enum(FIELD_KINDS), z.record(z.string(), z.unknown())])),
-    duplicates: z.union([z.number().int().min(0), z.string()]).default(0).describe('copies of random records to insert'),
+    fields: z.record(
+      z.string().regex(/^[a-z][a-z0-9_]*$/),
+      z.union([z.enum(FIELD_KINDS), z.record(z.string(), z.unknown())]),
+    ),
+    duplicates: z
+      .union([z.number().int().min(0), z.string()])
+      .default(0)
+      .describe('copies of random records to insert'),
   })
   .strict();
 
@@ -137,7 +167,9 @@ function field(f: z.infer<typeof fieldObject>, index: number, rng: Rng, faker: F
       const from = Date.parse(f.from ?? '2024-01-01');
       const to = Date.parse(f.to ?? '2025-12-31');
       const day = 86_400_000;
-      return new Date(from + rng.int(0, Math.max(0, Math.floor((to - from) / day))) * day).toISOString().slice(0, 10);
+      return new Date(from + rng.int(0, Math.max(0, Math.floor((to - from) / day))) * day)
+        .toISOString()
+        .slice(0, 10);
     }
     case 'int':
       return rng.int(Math.ceil(min), Math.floor(max));

@@ -42,7 +42,9 @@ export function parseSpec(text: string, file: string): LoadedSpec {
     // The first errors locate the problem; the cascade after them only repeats it.
     throw new SpecError(
       file,
-      doc.errors.slice(0, 3).map((e) => ({ path: '', line: e.linePos?.[0]?.line, message: e.message.split('\n')[0]! })),
+      doc.errors
+        .slice(0, 3)
+        .map((e) => ({ path: '', line: e.linePos?.[0]?.line, message: e.message.split('\n')[0]! })),
     );
   }
   const lineOf = (p: readonly PropertyKey[]): number | undefined => {
@@ -71,31 +73,31 @@ export function parseSpec(text: string, file: string): LoadedSpec {
       compileOutput(node.llm.output, `nodes[${i}].llm.output`);
     } catch (err) {
       if (!(err instanceof OutputDeclError)) throw err;
-      problems.push({ path: `nodes[${i}].llm.output`, line: lineOf(['nodes', i, 'llm', 'output']), message: err.message });
+      problems.push({
+        path: `nodes[${i}].llm.output`,
+        line: lineOf(['nodes', i, 'llm', 'output']),
+        message: err.message,
+      });
     }
   });
   const expected = path.basename(file, '.yaml');
   if (file.endsWith('.yaml') && expected !== spec.id) {
-    problems.push({ path: 'id', line: lineOf(['id']), message: `id "${spec.id}" must equal the file name "${expected}"` });
+    problems.push({
+      path: 'id',
+      line: lineOf(['id']),
+      message: `id "${spec.id}" must equal the file name "${expected}"`,
+    });
   }
   if (problems.length > 0) throw new SpecError(file, problems);
   return { spec, sha256: specHash(spec), file };
 }
 
-/** Hash of the validated spec, so formatting changes of the YAML do not make a new version. */
+/**
+ * Hash of the validated spec, so formatting changes of the YAML do not make a new version. Key
+ * order is kept: a `values` node is evaluated in written order, so reordering it is a change.
+ */
 export function specHash(spec: SkillSpec): string {
-  return createHash('sha256').update(canonicalJson(spec)).digest('hex');
-}
-
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
+  return createHash('sha256').update(JSON.stringify(spec)).digest('hex');
 }
 
 export function loadSpecFile(file: string): LoadedSpec {
@@ -125,7 +127,8 @@ export function readSkillLibrary(dir = skillsDir): LibraryLoad {
     try {
       const loaded = loadSpecFile(file);
       const dup = specs.get(loaded.spec.id);
-      if (dup) throw new SpecError(file, [{ path: 'id', message: `duplicate skill id, also in ${dup.file}` }]);
+      if (dup)
+        throw new SpecError(file, [{ path: 'id', message: `duplicate skill id, also in ${dup.file}` }]);
       specs.set(loaded.spec.id, loaded);
     } catch (err) {
       if (err instanceof SpecError) errors.push(err);

@@ -8,13 +8,25 @@ import { z } from 'zod';
  *   array:   <scalar>[min..max]   or   {array: <decl>, min: n, max: m}
  *   object:  a map of field name → decl
  */
-export type OutputDecl = string | { array: OutputDecl; min?: number; max?: number } | { [field: string]: OutputDecl };
+export type OutputDecl =
+  | string
+  | { array: OutputDecl; min?: number; max?: number }
+  | { [field: string]: OutputDecl };
 
 export const outputDeclSchema: z.ZodType<OutputDecl> = z.lazy(() =>
   z.union([
     z.string().min(1),
-    z.object({ array: outputDeclSchema, min: z.number().int().min(0).optional(), max: z.number().int().min(1).optional() }).strict(),
-    z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, 'output fields are lowercase identifiers'), outputDeclSchema),
+    z
+      .object({
+        array: outputDeclSchema,
+        min: z.number().int().min(0).optional(),
+        max: z.number().int().min(1).optional(),
+      })
+      .strict(),
+    z.record(
+      z.string().regex(/^[a-z][a-z0-9_]*$/, 'output fields are lowercase identifiers'),
+      outputDeclSchema,
+    ),
   ]),
 );
 
@@ -27,7 +39,11 @@ export interface CompiledOutput {
 const noControl = /^[^\u0000-\u0008\u000b-\u001f\u007f]*$/;
 const scalars: Record<string, () => CompiledOutput> = {
   string: () => ({
-    zod: z.string().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters or newlines'),
+    zod: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters or newlines'),
     json: { type: 'string', minLength: 1, maxLength: 200 },
   }),
   text: () => ({
@@ -37,10 +53,16 @@ const scalars: Record<string, () => CompiledOutput> = {
   int: () => ({ zod: z.number().int(), json: { type: 'integer' } }),
   number: () => ({ zod: z.number().finite(), json: { type: 'number' } }),
   bool: () => ({ zod: z.boolean(), json: { type: 'boolean' } }),
-  filename: () => pattern('^[A-Za-z0-9][A-Za-z0-9 _-]{0,47}$', 'a file name: letters, digits, space, _ or -, no dots, at most 48'),
-  sheet_name: () => pattern('^[A-Za-z0-9][A-Za-z0-9 _-]{0,30}$', 'a sheet name: letters, digits, space, _ or -, at most 31'),
+  filename: () =>
+    pattern(
+      '^[A-Za-z0-9][A-Za-z0-9 _-]{0,47}$',
+      'a file name: letters, digits, space, _ or -, no dots, at most 48',
+    ),
+  sheet_name: () =>
+    pattern('^[A-Za-z0-9][A-Za-z0-9 _-]{0,30}$', 'a sheet name: letters, digits, space, _ or -, at most 31'),
   identifier: () => pattern('^[a-z][a-z0-9_]{0,39}$', 'a lowercase identifier'),
-  email: () => pattern('^[a-z0-9._-]{1,40}@[a-z0-9-]{1,30}(\\.[a-z0-9-]{1,20}){1,3}$', 'a lowercase e-mail address'),
+  email: () =>
+    pattern('^[a-z0-9._-]{1,40}@[a-z0-9-]{1,30}(\\.[a-z0-9-]{1,20}){1,3}$', 'a lowercase e-mail address'),
 };
 
 function pattern(source: string, message: string): CompiledOutput {
@@ -53,7 +75,11 @@ export class OutputDeclError extends Error {
 
 export function compileOutput(decl: OutputDecl, where = 'output'): CompiledOutput {
   if (typeof decl === 'string') return compileString(decl.trim(), where);
-  if ('array' in decl && (typeof decl.array === 'string' || typeof decl.array === 'object') && !Array.isArray(decl.array)) {
+  if (
+    'array' in decl &&
+    (typeof decl.array === 'string' || typeof decl.array === 'object') &&
+    !Array.isArray(decl.array)
+  ) {
     const keys = Object.keys(decl);
     if (keys.every((k) => k === 'array' || k === 'min' || k === 'max')) {
       const d = decl as { array: OutputDecl; min?: number; max?: number };
@@ -80,7 +106,10 @@ function compileString(decl: string, where: string): CompiledOutput {
   if (arr) return arrayOf(compileString(arr[1]!, where), Number(arr[2]), Number(arr[3]), where);
   const en = /^enum\(([^)]+)\)$/.exec(decl);
   if (en) {
-    const options = en[1]!.split('|').map((s) => s.trim()).filter(Boolean);
+    const options = en[1]!
+      .split('|')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (options.length === 0) throw new OutputDeclError(`${where}: enum() needs options`);
     return { zod: z.enum(options as [string, ...string[]]), json: { type: 'string', enum: options } };
   }

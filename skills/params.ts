@@ -8,7 +8,9 @@ export const paramSpecSchema = z.union([
   z.object({ int: range }).strict(),
   z.object({ number: range, decimals: z.number().int().min(0).max(6).default(2) }).strict(),
   z.object({ pick: z.array(z.unknown()).min(1) }).strict(),
-  z.object({ sample: z.array(z.unknown()).min(1), count: z.union([z.number().int().min(1), range]) }).strict(),
+  z
+    .object({ sample: z.array(z.unknown()).min(1), count: z.union([z.number().int().min(1), range]) })
+    .strict(),
   z.object({ bool: z.number().min(0).max(1) }).strict(),
   z.object({ const: z.unknown() }).strict(),
 ]);
@@ -32,6 +34,7 @@ export function sampleParam(spec: ParamSpec, rng: Rng): unknown {
 export function sampleParams(specs: Record<string, ParamSpec>, seed: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // One stream per name, so adding a parameter to a spec does not change the values of the others.
-  for (const [name, spec] of Object.entries(specs)) out[name] = sampleParam(spec, new Rng(deriveSeed(seed, name)));
+  for (const [name, spec] of Object.entries(specs))
+    out[name] = sampleParam(spec, new Rng(deriveSeed(seed, name)));
   return out;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPS } from '../preparers/types.ts';
-import { outputDeclSchema } from './outputTypes.ts';
 import { generateSpecSchema } from './generate.ts';
+import { outputDeclSchema } from './outputTypes.ts';
 import { paramSpecSchema } from './params.ts';
 
 /**
@@ -22,7 +22,10 @@ const offlineSchema = z
 export const llmNodeSchema = z
   .object({
     tier: z.enum(['default', 'judge']).default('default'),
-    system: z.string().optional().describe('stable instructions sent first so provider prompt caching applies'),
+    system: z
+      .string()
+      .optional()
+      .describe('stable instructions sent first so provider prompt caching applies'),
     prompt: z.string().min(1),
     output: outputDeclSchema,
     offline: offlineSchema,
@@ -50,7 +53,9 @@ export const nodeSchema = z.union([
         .strict(),
     })
     .strict(),
-  z.object({ id: nodeId, solve: z.array(templated).min(1).describe('oracle edits, applied in order') }).strict(),
+  z
+    .object({ id: nodeId, solve: z.array(templated).min(1).describe('oracle edits, applied in order') })
+    .strict(),
 ]);
 export type SkillNode = z.infer<typeof nodeSchema>;
 
@@ -76,7 +81,10 @@ export const skillSpecSchema = z
     channel: z.enum(['gui', 'terminal', 'either']),
     params: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), paramSpecSchema).default({}),
     nodes: z.array(nodeSchema).min(1),
-    instruction: z.string().min(1).describe('template producing the final instruction, e.g. {{instruction.text}}'),
+    instruction: z
+      .string()
+      .min(1)
+      .describe('template producing the final instruction, e.g. {{instruction.text}}'),
     rubric: rubricSchema,
     launch: z.array(z.array(z.string())).default([]).describe('extra programs to launch at setup'),
   })
@@ -84,14 +92,22 @@ export const skillSpecSchema = z
   .superRefine((spec, ctx) => {
     const seen = new Set<string>();
     spec.nodes.forEach((node, i) => {
-      if (seen.has(node.id)) ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `duplicate node id ${node.id}` });
+      if (seen.has(node.id))
+        ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `duplicate node id ${node.id}` });
       seen.add(node.id);
     });
     const prepared = spec.nodes.flatMap((n) => ('prepare' in n ? [n.prepare.app] : []));
-    if (prepared.length === 0) ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs at least one prepare node' });
-    if (!spec.nodes.some((n) => 'solve' in n)) ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs a solve node (the oracle)' });
+    if (prepared.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs at least one prepare node' });
+    if (!spec.nodes.some((n) => 'solve' in n))
+      ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs a solve node (the oracle)' });
     for (const app of new Set(prepared)) {
-      if (!spec.apps.includes(app)) ctx.addIssue({ code: 'custom', path: ['apps'], message: `prepare node uses app ${app} not listed in apps` });
+      if (!spec.apps.includes(app))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['apps'],
+          message: `prepare node uses app ${app} not listed in apps`,
+        });
     }
   });
 

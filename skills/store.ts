@@ -36,7 +36,12 @@ export class SpecStore {
   }
 
   /** Records a spec (idempotent by content hash) and returns its version. */
-  async put(spec: SkillSpec, source: 'file' | 'expansion', expansionRunId?: string, status = 'active'): Promise<number> {
+  async put(
+    spec: SkillSpec,
+    source: 'file' | 'expansion',
+    expansionRunId?: string,
+    status = 'active',
+  ): Promise<number> {
     const sha256 = specHash(spec);
     return this.database.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${spec.id}))`);
@@ -51,7 +56,9 @@ export class SpecStore {
         .from(skillSpecVersions)
         .where(eq(skillSpecVersions.skillId, spec.id));
       const version = (max[0]?.v ?? 0) + 1;
-      await tx.insert(skillSpecVersions).values({ skillId: spec.id, version, sha256, spec, source, expansionRunId });
+      await tx
+        .insert(skillSpecVersions)
+        .values({ skillId: spec.id, version, sha256, spec, source, expansionRunId });
       const values = {
         id: spec.id,
         title: spec.title,

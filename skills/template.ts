@@ -19,7 +19,8 @@ const compiled = new Map<string, ReturnType<typeof jsonata>>();
 /** Spreadsheet helpers available in every expression: `$colLetter(3)` = "C", `$cell(3, 10)` = "C10". */
 export function colLetter(n: number): string {
   let s = '';
-  for (let x = Math.floor(n); x > 0; x = Math.floor((x - 1) / 26)) s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
+  for (let x = Math.floor(n); x > 0; x = Math.floor((x - 1) / 26))
+    s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
   return s;
 }
 const bindings = {

@@ -61,7 +61,10 @@ function apportion(weights: number[], total: number, min: number): number[] {
   const exact = weights.map((w) => (sum > 0 ? (w / sum) * spread : 0));
   const out = exact.map((x, i) => (weights[i]! > 0 ? min + Math.floor(x) : 0));
   let left = spread - exact.reduce((a, x) => a + Math.floor(x), 0);
-  const order = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).filter(({ i }) => weights[i]! > 0).sort((a, b) => b.r - a.r || a.i - b.i);
+  const order = exact
+    .map((x, i) => ({ i, r: x - Math.floor(x) }))
+    .filter(({ i }) => weights[i]! > 0)
+    .sort((a, b) => b.r - a.r || a.i - b.i);
   for (const { i } of order) {
     if (left <= 0) break;
     out[i]!++;
@@ -78,14 +81,31 @@ export function allocate(
   const o = { ...allocationDefaults, ...opts };
   const isNew = (x: AllocationInput) => x.status === 'candidate' && !x.class;
   const candidates = inputs.filter(isNew);
-  const perCandidate = candidates.length === 0 ? 0 : Math.max(o.minCandidateTasks, Math.round((o.candidateShare * totalTasks) / candidates.length));
+  const perCandidate =
+    candidates.length === 0
+      ? 0
+      : Math.max(o.minCandidateTasks, Math.round((o.candidateShare * totalTasks) / candidates.length));
   const rest = Math.max(0, totalTasks - perCandidate * candidates.length);
   const measured = inputs.filter((x) => !isNew(x));
   const weighed = measured.map((x) => ({ x, ...skillWeight(x) }));
-  const counts = apportion(weighed.map((w) => w.weight), rest, 1);
-  const out: AllocationEntry[] = weighed.map((w, i) => ({ ...w.x, weight: w.weight, reason: w.reason, tasks: counts[i]! }));
+  const counts = apportion(
+    weighed.map((w) => w.weight),
+    rest,
+    1,
+  );
+  const out: AllocationEntry[] = weighed.map((w, i) => ({
+    ...w.x,
+    weight: w.weight,
+    reason: w.reason,
+    tasks: counts[i]!,
+  }));
   for (const c of candidates) {
-    out.push({ ...c, weight: 0, tasks: perCandidate, reason: `new candidate: ${o.candidateShare} of ${totalTasks} shared by ${candidates.length}, at least ${o.minCandidateTasks}` });
+    out.push({
+      ...c,
+      weight: 0,
+      tasks: perCandidate,
+      reason: `new candidate: ${o.candidateShare} of ${totalTasks} shared by ${candidates.length}, at least ${o.minCandidateTasks}`,
+    });
   }
   return out.sort((a, b) => a.skillId.localeCompare(b.skillId));
 }

@@ -39,7 +39,9 @@ export interface Classification {
 
 /** Two tasks of one skill whose intervals do not overlap: the student results disagree wildly. */
 function disagreement(perTask: ClassInput['perTask']): string | undefined {
-  const measured = perTask.filter((t) => t.runs >= thresholds.minRunsPerTask).map((t) => ({ ...t, ci: wilsonInterval(t.successSum, t.runs) }));
+  const measured = perTask
+    .filter((t) => t.runs >= thresholds.minRunsPerTask)
+    .map((t) => ({ ...t, ci: wilsonInterval(t.successSum, t.runs) }));
   for (const a of measured) {
     for (const b of measured) {
       if (a.ci.high < b.ci.low) {
@@ -52,11 +54,15 @@ function disagreement(perTask: ClassInput['perTask']): string | undefined {
 
 export function classify(input: ClassInput): Classification {
   const { attempts, successSum } = input;
-  if (attempts < thresholds.minAttempts) return { class: 'unmeasured', reason: `${attempts} attempts < ${thresholds.minAttempts}` };
+  if (attempts < thresholds.minAttempts)
+    return { class: 'unmeasured', reason: `${attempts} attempts < ${thresholds.minAttempts}` };
   const p = successSum / attempts;
   const ci = wilsonInterval(successSum, attempts);
   if (successSum === 0 && input.difficulty <= thresholds.easyDifficulty && input.acceptedTasks > 0) {
-    return { class: 'suspect', reason: `the oracle solves it, the student never did (0/${attempts}) on an easy skill (difficulty ${input.difficulty})` };
+    return {
+      class: 'suspect',
+      reason: `the oracle solves it, the student never did (0/${attempts}) on an easy skill (difficulty ${input.difficulty})`,
+    };
   }
   const disagree = disagreement(input.perTask);
   if (disagree) return { class: 'suspect', reason: disagree };

@@ -30,7 +30,10 @@ const CHUNK = 1000;
 function sameResult(a: FeedbackLine, b: typeof studentResults.$inferSelect): boolean {
   const tags = (x: string[] | null | undefined) => JSON.stringify([...(x ?? [])].sort());
   return (
-    Math.abs(a.success - b.success) < 1e-6 && a.steps === b.steps && (a.tokens ?? null) === b.tokens && tags(a.failure_tags) === tags(b.failureTags)
+    Math.abs(a.success - b.success) < 1e-6 &&
+    a.steps === b.steps &&
+    (a.tokens ?? null) === b.tokens &&
+    tags(a.failure_tags) === tags(b.failureTags)
   );
 }
 
@@ -40,7 +43,11 @@ function sameResult(a: FeedbackLine, b: typeof studentResults.$inferSelect): boo
  * if any line is bad, nothing is imported and every problem is returned with its line number.
  * Idempotent by (task id, student run id): a line identical to a stored result is `unchanged`.
  */
-export async function ingestFeedback(database: Database, roundId: string, jsonlText: string): Promise<IngestResult> {
+export async function ingestFeedback(
+  database: Database,
+  roundId: string,
+  jsonlText: string,
+): Promise<IngestResult> {
   const { db } = database;
   const round = (await db.select({ id: rounds.id }).from(rounds).where(eq(rounds.id, roundId)))[0];
   if (!round) throw new Error(`round ${roundId} does not exist`);
@@ -60,13 +67,19 @@ export async function ingestFeedback(database: Database, roundId: string, jsonlT
     }
     const r = feedbackLineSchema.safeParse(raw);
     if (!r.success) {
-      errors.push({ line, message: r.error.issues.map((x) => `${x.path.join('.') || '(line)'}: ${x.message}`).join('; ') });
+      errors.push({
+        line,
+        message: r.error.issues.map((x) => `${x.path.join('.') || '(line)'}: ${x.message}`).join('; '),
+      });
       return;
     }
     const key = `${r.data.task_id}\u0000${r.data.student_run_id}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      errors.push({ line, message: `duplicate of line ${first} (task ${r.data.task_id}, student run ${r.data.student_run_id})` });
+      errors.push({
+        line,
+        message: `duplicate of line ${first} (task ${r.data.task_id}, student run ${r.data.student_run_id})`,
+      });
       return;
     }
     seen.set(key, line);
@@ -78,7 +91,10 @@ export async function ingestFeedback(database: Database, roundId: string, jsonlT
   const stored = new Map<string, typeof studentResults.$inferSelect>();
   for (let i = 0; i < taskIds.length; i += CHUNK) {
     const ids = taskIds.slice(i, i + CHUNK);
-    for (const t of await db.select({ id: tasks.id, roundId: tasks.roundId, status: tasks.status }).from(tasks).where(inArray(tasks.id, ids))) {
+    for (const t of await db
+      .select({ id: tasks.id, roundId: tasks.roundId, status: tasks.status })
+      .from(tasks)
+      .where(inArray(tasks.id, ids))) {
       known.set(t.id, t);
     }
     for (const s of await db.select().from(studentResults).where(inArray(studentResults.taskId, ids))) {
@@ -94,23 +110,34 @@ export async function ingestFeedback(database: Database, roundId: string, jsonlT
       continue;
     }
     if (task.roundId !== roundId) {
-      errors.push({ line, message: `task ${value.task_id} belongs to round ${task.roundId}, not ${roundId}` });
+      errors.push({
+        line,
+        message: `task ${value.task_id} belongs to round ${task.roundId}, not ${roundId}`,
+      });
       continue;
     }
     if (task.status !== 'accepted') {
-      errors.push({ line, message: `task ${value.task_id} was not accepted (${task.status}); students never received it` });
+      errors.push({
+        line,
+        message: `task ${value.task_id} was not accepted (${task.status}); students never received it`,
+      });
       continue;
     }
     const prior = stored.get(`${value.task_id}\u0000${value.student_run_id}`);
     if (prior) {
       if (sameResult(value, prior)) unchanged++;
-      else errors.push({ line, message: `task ${value.task_id}, student run ${value.student_run_id} was already ingested with different values` });
+      else
+        errors.push({
+          line,
+          message: `task ${value.task_id}, student run ${value.student_run_id} was already ingested with different values`,
+        });
       continue;
     }
     fresh.push(value);
   }
   const total = lines.filter((l) => l.trim() !== '').length;
-  if (errors.length > 0) return { ok: false, roundId, lines: total, errors: errors.sort((a, b) => a.line - b.line) };
+  if (errors.length > 0)
+    return { ok: false, roundId, lines: total, errors: errors.sort((a, b) => a.line - b.line) };
 
   let imported = 0;
   await db.transaction(async (tx) => {
@@ -124,7 +151,11 @@ export async function ingestFeedback(database: Database, roundId: string, jsonlT
         failureTags: v.failure_tags ?? null,
         tokens: v.tokens ?? null,
       }));
-      const inserted = await tx.insert(studentResults).values(rows).onConflictDoNothing().returning({ taskId: studentResults.taskId });
+      const inserted = await tx
+        .insert(studentResults)
+        .values(rows)
+        .onConflictDoNothing()
+        .returning({ taskId: studentResults.taskId });
       imported += inserted.length;
     }
   });

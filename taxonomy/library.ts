@@ -1,10 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import type { z } from 'zod';
 import { repoRoot } from '../infra/paths.ts';
 import type { LoadedSpec } from '../skills/load.ts';
 import type { SkillSpec } from '../skills/schema.ts';
-import { compactTree, multiAppDomain, normalizeTree, type SkillEntry, type Taxonomy, taxonomySchema } from './tree.ts';
+import {
+  compactTree,
+  multiAppDomain,
+  normalizeTree,
+  type SkillEntry,
+  type Taxonomy,
+  taxonomySchema,
+} from './tree.ts';
 
 export const taxonomyFile = path.join(repoRoot, 'taxonomy', 'taxonomy.yaml');
 
@@ -19,13 +27,24 @@ const apps: Record<string, { domain: string; description: string }> = {
   calc: { domain: 'office', description: 'LibreOffice Calc spreadsheets' },
   writer: { domain: 'office', description: 'LibreOffice Writer text documents' },
   impress: { domain: 'office', description: 'LibreOffice Impress presentations' },
-  thunderbird: { domain: 'communication', description: 'Thunderbird mail: folders, filters, messages, contacts' },
+  thunderbird: {
+    domain: 'communication',
+    description: 'Thunderbird mail: folders, filters, messages, contacts',
+  },
   os: { domain: 'system', description: 'The operating system: files, directories, permissions, archives' },
 };
 
 /** Where a skill sits: single-app skills under their app's domain, multi-app ones under `workflows/<a>-<b>`. */
-export function placeOf(spec: { apps: readonly string[]; category: string }): { domain: string; app: string; category: string } {
-  const category = spec.category.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'general';
+export function placeOf(spec: { apps: readonly string[]; category: string }): {
+  domain: string;
+  app: string;
+  category: string;
+} {
+  const category =
+    spec.category
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'general';
   if (spec.apps.length > 1) return { domain: multiAppDomain, app: spec.apps.join('-'), category };
   const app = spec.apps[0]!;
   return { domain: apps[app]?.domain ?? 'office', app, category };
@@ -36,10 +55,21 @@ function appDescription(app: string): string {
 }
 
 /** Puts a skill into the tree (creating its domain, app and category nodes as needed). */
-export function addSkill(tree: Taxonomy, place: { domain: string; app: string; category: string }, id: string, entry: SkillEntry): void {
-  const d = (tree.domains[place.domain] ??= { description: domains[place.domain] ?? `${place.domain} skills`, apps: {} });
-  const a = (d.apps[place.app] ??= { description: appDescription(place.app), categories: {} });
-  const c = (a.categories[place.category] ??= { description: `${place.app} skills: ${place.category.replaceAll('-', ' ')}`, skills: {} });
+export function addSkill(
+  tree: Taxonomy,
+  place: { domain: string; app: string; category: string },
+  id: string,
+  entry: SkillEntry,
+): void {
+  tree.domains[place.domain] ??= { description: domains[place.domain] ?? `${place.domain} skills`, apps: {} };
+  const d = tree.domains[place.domain]!;
+  d.apps[place.app] ??= { description: appDescription(place.app), categories: {} };
+  const a = d.apps[place.app]!;
+  a.categories[place.category] ??= {
+    description: `${place.app} skills: ${place.category.replaceAll('-', ' ')}`,
+    skills: {},
+  };
+  const c = a.categories[place.category]!;
   c.skills[id] = entry;
 }
 
@@ -63,7 +93,9 @@ export function parseTaxonomy(text: string, file = 'taxonomy.yaml'): Taxonomy {
   }
   const r = taxonomySchema.safeParse(raw);
   if (!r.success) {
-    const issues = r.error.issues.map((i) => `  at ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+    const why = (i: z.core.$ZodIssue): string =>
+      i.code === 'invalid_key' ? `bad name: ${i.issues.map(why).join('; ')}` : i.message;
+    const issues = r.error.issues.map((i) => `  at ${i.path.join('.') || '(root)'}: ${why(i)}`).join('\n');
     throw new Error(`${file}: invalid taxonomy\n${issues}`);
   }
   return normalizeTree(r.data);

@@ -30,7 +30,9 @@ export async function planTaxonomyVersion(database: Database, roundId: string): 
       .limit(1)
   )[0];
   if (run?.v) return run.v;
-  const round = (await db.select({ v: rounds.taxonomyVersion }).from(rounds).where(eq(rounds.id, roundId)))[0];
+  const round = (
+    await db.select({ v: rounds.taxonomyVersion }).from(rounds).where(eq(rounds.id, roundId))
+  )[0];
   if (!round) throw new Error(`round ${roundId} does not exist`);
   if (round.v) return round.v;
   const latest = await latestTaxonomy(database);
@@ -46,12 +48,20 @@ export async function planTaxonomyVersion(database: Database, roundId: string): 
 export async function planFromFeedback(
   database: Database,
   roundId: string,
-  opts: { taxonomyVersion?: number; totalTasks?: number; candidateShare?: number; minCandidateTasks?: number } = {},
+  opts: {
+    taxonomyVersion?: number;
+    totalTasks?: number;
+    candidateShare?: number;
+    minCandidateTasks?: number;
+  } = {},
 ): Promise<AllocationPlan> {
   const stats = await roundStats(database, roundId);
   const taxonomyVersion = opts.taxonomyVersion ?? (await planTaxonomyVersion(database, roundId));
   const index = skillIndex((await getTaxonomy(database, taxonomyVersion)).tree);
-  const planned = await database.db.select({ skillId: roundSkills.skillId, tasks: roundSkills.tasks }).from(roundSkills).where(eq(roundSkills.roundId, roundId));
+  const planned = await database.db
+    .select({ skillId: roundSkills.skillId, tasks: roundSkills.tasks })
+    .from(roundSkills)
+    .where(eq(roundSkills.roundId, roundId));
   const previous = new Map(planned.map((p) => [p.skillId, p.tasks]));
   const totalTasks = opts.totalTasks ?? planned.reduce((a, p) => a + p.tasks, 0);
   const ran = new Set(stats.skills.map((s) => s.skillId));
@@ -62,7 +72,8 @@ export async function planFromFeedback(
     passRate: s.passRate,
     previousTasks: previous.get(s.skillId),
   }));
-  for (const s of index.values()) if (s.status === 'candidate' && !ran.has(s.id)) inputs.push({ skillId: s.id, status: 'candidate' });
+  for (const s of index.values())
+    if (s.status === 'candidate' && !ran.has(s.id)) inputs.push({ skillId: s.id, status: 'candidate' });
   const entries = allocate(inputs, totalTasks, {
     candidateShare: opts.candidateShare ?? allocationDefaults.candidateShare,
     minCandidateTasks: opts.minCandidateTasks ?? allocationDefaults.minCandidateTasks,

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
 import { roundSkills, skills, studentResults, tasks } from '../infra/db/schema.ts';
-import { placeOf } from './library.ts';
 import { type Classification, classify } from './classify.ts';
+import { placeOf } from './library.ts';
 import { wilsonInterval } from './wilson.ts';
 
 export interface GroupStats {
@@ -95,7 +95,10 @@ export function computeStats(roundId: string, info: SkillInfo[], rows: ResultRow
     const place = placeOf(s);
     const { acc, perTask } = bySkill.get(s.skillId)!;
     const catKey = `${place.app}/${place.category}`;
-    for (const [map, key] of [[cats, catKey], [apps, place.app]] as const) {
+    for (const [map, key] of [
+      [cats, catKey],
+      [apps, place.app],
+    ] as const) {
       const a = map.get(key) ?? new Acc();
       a.attempts += acc.attempts;
       a.successSum += acc.successSum;
@@ -121,22 +124,37 @@ export function computeStats(roundId: string, info: SkillInfo[], rows: ResultRow
       tasksAttempted: perTask.size,
     });
   }
-  const groups = (m: Map<string, Acc>) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, a]) => a.stats(k));
-  return { roundId, skills: skillStats.sort((a, b) => a.skillId.localeCompare(b.skillId)), categories: groups(cats), apps: groups(apps) };
+  const groups = (m: Map<string, Acc>) =>
+    [...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, a]) => a.stats(k));
+  return {
+    roundId,
+    skills: skillStats.sort((a, b) => a.skillId.localeCompare(b.skillId)),
+    categories: groups(cats),
+    apps: groups(apps),
+  };
 }
 
 /** Statistics of one round's student results, over every skill the round ran. */
 export async function roundStats(database: Database, roundId: string): Promise<RoundStats> {
   const { db } = database;
   const planned = await db
-    .select({ skillId: roundSkills.skillId, apps: skills.apps, category: skills.category, difficulty: skills.difficulty })
+    .select({
+      skillId: roundSkills.skillId,
+      apps: skills.apps,
+      category: skills.category,
+      difficulty: skills.difficulty,
+    })
     .from(roundSkills)
     .innerJoin(skills, eq(skills.id, roundSkills.skillId))
     .where(eq(roundSkills.roundId, roundId));
   if (planned.length === 0) throw new Error(`round ${roundId} does not exist or ran no skills`);
-  const taskRows = await db.select({ skillId: tasks.skillId, status: tasks.status }).from(tasks).where(eq(tasks.roundId, roundId));
+  const taskRows = await db
+    .select({ skillId: tasks.skillId, status: tasks.status })
+    .from(tasks)
+    .where(eq(tasks.roundId, roundId));
   const accepted = new Map<string, number>();
-  for (const t of taskRows) if (t.status === 'accepted') accepted.set(t.skillId, (accepted.get(t.skillId) ?? 0) + 1);
+  for (const t of taskRows)
+    if (t.status === 'accepted') accepted.set(t.skillId, (accepted.get(t.skillId) ?? 0) + 1);
   const info: SkillInfo[] = planned.map((p) => ({
     skillId: p.skillId,
     apps: p.apps,
@@ -145,7 +163,12 @@ export async function roundStats(database: Database, roundId: string): Promise<R
     acceptedTasks: accepted.get(p.skillId) ?? 0,
   }));
   const rows = await db
-    .select({ taskId: studentResults.taskId, skillId: tasks.skillId, success: studentResults.success, steps: studentResults.steps })
+    .select({
+      taskId: studentResults.taskId,
+      skillId: tasks.skillId,
+      success: studentResults.success,
+      steps: studentResults.steps,
+    })
     .from(studentResults)
     .innerJoin(tasks, eq(tasks.id, studentResults.taskId))
     .where(eq(studentResults.roundId, roundId));

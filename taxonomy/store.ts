@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
+import { canonicalJson } from '../infra/canonicalJson.ts';
 import type { Database } from '../infra/db/client.ts';
 import { taxonomyVersions } from '../infra/db/schema.ts';
-import { canonicalJson } from '../skills/load.ts';
 import { loadTaxonomyFile } from './library.ts';
 import { normalizeTree, type Taxonomy, taxonomySchema } from './tree.ts';
 
@@ -17,7 +17,9 @@ export interface TaxonomyVersion {
 }
 
 export function taxonomyHash(tree: Taxonomy): string {
-  return createHash('sha256').update(canonicalJson(normalizeTree(tree))).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(normalizeTree(tree)))
+    .digest('hex');
 }
 
 function toVersion(row: typeof taxonomyVersions.$inferSelect): TaxonomyVersion {
@@ -37,9 +39,14 @@ export async function recordTaxonomy(
   const sha256 = taxonomyHash(normal);
   return database.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('taxonomy_versions'))`);
-    const found = await tx.select({ version: taxonomyVersions.version }).from(taxonomyVersions).where(eq(taxonomyVersions.sha256, sha256));
+    const found = await tx
+      .select({ version: taxonomyVersions.version })
+      .from(taxonomyVersions)
+      .where(eq(taxonomyVersions.sha256, sha256));
     if (found[0]) return { version: found[0].version, created: false };
-    const max = await tx.select({ v: sql<number>`coalesce(max(${taxonomyVersions.version}), 0)::int` }).from(taxonomyVersions);
+    const max = await tx
+      .select({ v: sql<number>`coalesce(max(${taxonomyVersions.version}), 0)::int` })
+      .from(taxonomyVersions);
     const version = (max[0]?.v ?? 0) + 1;
     await tx.insert(taxonomyVersions).values({
       version,
@@ -54,13 +61,17 @@ export async function recordTaxonomy(
 }
 
 export async function getTaxonomy(database: Database, version: number): Promise<TaxonomyVersion> {
-  const row = (await database.db.select().from(taxonomyVersions).where(eq(taxonomyVersions.version, version)))[0];
+  const row = (
+    await database.db.select().from(taxonomyVersions).where(eq(taxonomyVersions.version, version))
+  )[0];
   if (!row) throw new Error(`taxonomy version ${version} does not exist`);
   return toVersion(row);
 }
 
 export async function latestTaxonomy(database: Database): Promise<TaxonomyVersion | undefined> {
-  const row = (await database.db.select().from(taxonomyVersions).orderBy(desc(taxonomyVersions.version)).limit(1))[0];
+  const row = (
+    await database.db.select().from(taxonomyVersions).orderBy(desc(taxonomyVersions.version)).limit(1)
+  )[0];
   return row ? toVersion(row) : undefined;
 }
 

@@ -12,7 +12,9 @@ const line = (what: string) =>
     .max(200, `${what} descriptions are one line (at most 200 characters)`)
     .refine((s) => !/[\r\n]/.test(s), `${what} descriptions are one line`);
 
-const nodeKey = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'node names are lowercase letters, digits, - and _');
+const nodeKey = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'node names are lowercase letters, digits, - and _');
 export const skillIdSchema = z
   .string()
   .regex(/^[a-z0-9]+(\.[a-z0-9-]+)+$/, 'skill ids look like app.category.name (lowercase, dots, dashes)');
@@ -34,8 +36,12 @@ const skillEntrySchema = z
   .transform((e) => (typeof e === 'string' ? { description: e, status: 'active' as SkillStatus } : e));
 export type SkillEntry = { description: string; status: SkillStatus; parent?: string };
 
-const categorySchema = z.object({ description: line('category'), skills: z.record(skillIdSchema, skillEntrySchema) }).strict();
-const appSchema = z.object({ description: line('application'), categories: z.record(nodeKey, categorySchema) }).strict();
+const categorySchema = z
+  .object({ description: line('category'), skills: z.record(skillIdSchema, skillEntrySchema) })
+  .strict();
+const appSchema = z
+  .object({ description: line('application'), categories: z.record(nodeKey, categorySchema) })
+  .strict();
 const domainSchema = z.object({ description: line('domain'), apps: z.record(nodeKey, appSchema) }).strict();
 
 export const taxonomySchema = z
@@ -49,7 +55,12 @@ export const taxonomySchema = z
           for (const id of Object.keys(cat.skills)) {
             const here = `${d}/${a}/${c}`;
             const other = seen.get(id);
-            if (other) ctx.addIssue({ code: 'custom', path: ['domains', d, 'apps', a, 'categories', c, 'skills', id], message: `skill ${id} also appears under ${other}` });
+            if (other)
+              ctx.addIssue({
+                code: 'custom',
+                path: ['domains', d, 'apps', a, 'categories', c, 'skills', id],
+                message: `skill ${id} also appears under ${other}`,
+              });
             seen.set(id, here);
           }
         }
@@ -58,7 +69,19 @@ export const taxonomySchema = z
   });
 
 export type Taxonomy = {
-  domains: Record<string, { description: string; apps: Record<string, { description: string; categories: Record<string, { description: string; skills: Record<string, SkillEntry> }> }> }>;
+  domains: Record<
+    string,
+    {
+      description: string;
+      apps: Record<
+        string,
+        {
+          description: string;
+          categories: Record<string, { description: string; skills: Record<string, SkillEntry> }>;
+        }
+      >;
+    }
+  >;
 };
 
 export interface SkillPlace {
@@ -87,7 +110,11 @@ export function skillIndex(tree: Taxonomy): Map<string, SkillPlace> {
 /** Deep copy with keys sorted at every level, so equal trees serialise (and hash) equally. */
 export function normalizeTree(tree: Taxonomy): Taxonomy {
   const sortRec = <T, U>(rec: Record<string, T>, f: (v: T) => U): Record<string, U> =>
-    Object.fromEntries(Object.keys(rec).sort().map((k) => [k, f(rec[k]!)]));
+    Object.fromEntries(
+      Object.keys(rec)
+        .sort()
+        .map((k) => [k, f(rec[k]!)]),
+    );
   return {
     domains: sortRec(tree.domains, (d) => ({
       description: d.description,
@@ -95,7 +122,11 @@ export function normalizeTree(tree: Taxonomy): Taxonomy {
         description: a.description,
         categories: sortRec(a.categories, (c) => ({
           description: c.description,
-          skills: sortRec(c.skills, (s) => ({ description: s.description, status: s.status, ...(s.parent ? { parent: s.parent } : {}) })),
+          skills: sortRec(c.skills, (s) => ({
+            description: s.description,
+            status: s.status,
+            ...(s.parent ? { parent: s.parent } : {}),
+          })),
         })),
       })),
     })),
@@ -109,7 +140,8 @@ export function compactTree(tree: Taxonomy): unknown {
     for (const a of Object.values(d.apps)) {
       for (const c of Object.values(a.categories)) {
         const skills = c.skills as Record<string, unknown>;
-        for (const [id, s] of Object.entries(c.skills)) if (s.status === 'active' && !s.parent) skills[id] = s.description;
+        for (const [id, s] of Object.entries(c.skills))
+          if (s.status === 'active' && !s.parent) skills[id] = s.description;
       }
     }
   }
@@ -132,7 +164,8 @@ export function diffTaxonomies(a: Taxonomy, b: Taxonomy): TaxonomyDiff {
   for (const [id, from] of ia) {
     const to = ib.get(id);
     if (!to) continue;
-    const key = (s: SkillPlace) => `${s.domain}/${s.app}/${s.category}|${s.status}|${s.description}|${s.parent ?? ''}`;
+    const key = (s: SkillPlace) =>
+      `${s.domain}/${s.app}/${s.category}|${s.status}|${s.description}|${s.parent ?? ''}`;
     if (key(from) !== key(to)) changed.push({ id, from, to });
   }
   return { added, removed, changed };

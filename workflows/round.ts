@@ -22,6 +22,8 @@ export interface RoundWorkflowInput {
   taskConcurrency: number;
   queues: QueueNames;
   progressEverySeconds?: number;
+  /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
+  maxHistoryEvents?: number;
   /** Carried across continue-as-new. */
   offset?: number;
   retry?: RoundPlanEntry[];
@@ -60,11 +62,14 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
   });
 
   let offset = input.offset ?? 0;
-  let retry: RoundPlanEntry[] = [...(input.retry ?? [])];
+  const retry: RoundPlanEntry[] = [...(input.retry ?? [])];
   let stopReason: RoundStatus | undefined = input.stopReason;
   let page: RoundPlanEntry[] = [];
   let pageEnd = false;
-  const running = new Map<string, { handle: ChildWorkflowHandle<typeof skillWorkflow>; entry: RoundPlanEntry }>();
+  const running = new Map<
+    string,
+    { handle: ChildWorkflowHandle<typeof skillWorkflow>; entry: RoundPlanEntry }
+  >();
   const finished: { entry: RoundPlanEntry; summary: SkillRunSummary | null }[] = [];
   let loopDone = false;
 
@@ -130,10 +135,15 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
   };
 
   const cancelChildren = async () => {
-    for (const id of running.keys()) await getExternalWorkflowHandle(id).cancel().catch(() => undefined);
+    for (const id of running.keys())
+      await getExternalWorkflowHandle(id)
+        .cancel()
+        .catch(() => undefined);
   };
 
-  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT;
+  const historyFull = () =>
+    workflowInfo().continueAsNewSuggested ||
+    workflowInfo().historyLength > (input.maxHistoryEvents ?? HISTORY_LIMIT);
   let exhausted = false;
   let continueNow = false;
   try {
@@ -148,8 +158,9 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
       if (paused && running.size === 0) {
         await acts.round.setRoundStatus(input.roundId, 'paused_error_rate');
         progress = await acts.round.refreshRoundProgress(input.roundId);
-        resumed = false;
+        // A resume that arrived before this point (the gate paused the round first) counts.
         await condition(() => resumed || cancelled);
+        resumed = false;
         finished.length = 0;
         if (!cancelled) await acts.round.setRoundStatus(input.roundId, 'running');
         continue;

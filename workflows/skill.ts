@@ -1,9 +1,4 @@
-import {
-  CancellationScope,
-  continueAsNew,
-  isCancellation,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { CancellationScope, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { SkillRunSummary, StopReason, TaskOutcome, TaskRef } from '../activities/types.ts';
 import { activitiesFor, type QueueNames } from './activityProxies.ts';
 
@@ -85,7 +80,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
     summary.outcomes[outcome]++;
   };
 
-  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT;
+  const historyFull = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT;
   try {
     while (true) {
       while (next < input.tasks && !stop && inFlight.size < input.taskConcurrency && !historyFull()) {

@@ -1,5 +1,9 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { createExpansionActivities, createExpansionLlmActivities, ExpansionSummary } from '../activities/expansion.ts';
+import type {
+  createExpansionActivities,
+  createExpansionLlmActivities,
+  ExpansionSummary,
+} from '../activities/expansion.ts';
 import type { QueueNames } from './activityProxies.ts';
 
 export interface ExpansionWorkflowInput {

@@ -1,18 +1,9 @@
 import { createHash } from 'node:crypto';
+import { sortKeys } from '../../infra/canonicalJson.ts';
 
-/** JSON with object keys sorted at every level, so equal values always serialize to equal text. */
+/** Sorted keys at every level, one line: equal requests hash equal whatever their key order. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const src = v as Record<string, unknown>;
-      return Object.fromEntries(
-        Object.keys(src)
-          .sort()
-          .map((k) => [k, src[k]]),
-      );
-    }
-    return v;
-  });
+  return JSON.stringify(sortKeys(value));
 }
 
 export function sha256Hex(text: string): string {

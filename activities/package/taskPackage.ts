@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { canonicalJson } from '../../infra/canonicalJson.ts';
 import { APPS } from '../../preparers/types.ts';
-import { canonicalJson } from './canonicalJson.ts';
 import { renderSetupScript } from './setupScript.ts';
 import { vmRelativePath } from './vmPath.ts';
 
@@ -97,7 +97,10 @@ export type TaskPackage = z.infer<typeof taskPackageSchema>;
 /** Cross-field consistency: every file setup names is an artifact (or was unpacked from one). */
 function referenceProblems(pkg: z.infer<typeof taskPackageInputSchema>): string[] {
   const problems: string[] = [];
-  const byKey = new Map(pkg.artifacts.map((a) => [a.key, a]));
+  // Content-addressed keys: a solved file equal to an initial one (a copy, a move) shares its key,
+  // so the initial artifact is the one a download refers to.
+  const byKey = new Map<string, (typeof pkg.artifacts)[number]>();
+  for (const a of pkg.artifacts) if (!byKey.has(a.key) || a.role === 'initial') byKey.set(a.key, a);
   const seen = new Set<string>();
   for (const a of pkg.artifacts) {
     const id = `${a.role}:${a.vmPath}`;

@@ -31,7 +31,12 @@ export function judgePrompt(state: TaskState): string {
   return [
     `Instruction: ${state.instruction}`,
     `Starting files:\n${files.join('\n') || '- none'}`,
-    `Opened at start: ${state.prepares.filter((p) => p.open).map((p) => p.target).join(', ') || 'nothing'}`,
+    `Opened at start: ${
+      state.prepares
+        .filter((p) => p.open)
+        .map((p) => p.target)
+        .join(', ') || 'nothing'
+    }`,
     `Machine checks:\n${checks.join('\n')}`,
     `Rubric items:\n${items.join('\n')}`,
   ].join('\n\n');

@@ -21,7 +21,8 @@ export function referenceProblems(
 ): string[] {
   const problems: string[] = [];
   const solvedPaths = Object.keys(solved);
-  const exists = (p: string) => p in solved || solvedPaths.some((s) => s.startsWith(`${p.replace(/\/$/, '')}/`));
+  const exists = (p: string) =>
+    p in solved || solvedPaths.some((s) => s.startsWith(`${p.replace(/\/$/, '')}/`));
   for (const check of checks) {
     if (!check.file) continue;
     const app = check.kind.split('.')[0] as AppId;
@@ -38,7 +39,9 @@ export function referenceProblems(
   const lower = instruction.toLowerCase();
   for (const m of instruction.matchAll(EXTENSION)) {
     const end = m.index! + m[0].length;
-    const known = names.some((n) => lower.slice(0, end).endsWith(n) && !/[\w-]/.test(lower[end - n.length - 1] ?? ' '));
+    const known = names.some(
+      (n) => lower.slice(0, end).endsWith(n) && !/[\w-]/.test(lower[end - n.length - 1] ?? ' '),
+    );
     if (!known) {
       const word = /[\w-]*$/.exec(instruction.slice(0, m.index!))![0];
       problems.push(`the instruction mentions ${word}${m[0]}, which is not among the task's files`);

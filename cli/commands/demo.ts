@@ -35,16 +35,26 @@ export function register(program: Command): void {
       try {
         const skills = demoSkills();
         const model = runtime.offline ? 'the offline model (no API key set; $0)' : config.FORGE_LLM_MODEL;
-        process.stdout.write(`demo round: ${skills.length} skills × ${o.tasksPerSkill} tasks with ${model}\n`);
+        process.stdout.write(
+          `demo round: ${skills.length} skills × ${o.tasksPerSkill} tasks with ${model}\n`,
+        );
         const deps = { config, database: runtime.database, temporal: temporal.client };
-        const started = await startRound(deps, { skills, tasksPerSkill: o.tasksPerSkill, window: 8, taskConcurrency: 2 });
+        const started = await startRound(deps, {
+          skills,
+          tasksPerSkill: o.tasksPerSkill,
+          window: 8,
+          taskConcurrency: 2,
+        });
         await watchRound({ runtime, temporal }, started.roundId);
         const out = path.join(repoRoot, 'out', started.roundId);
         const report = await exportPack(
           { database: runtime.database, store: runtime.store },
           { round: started.roundId, format: 'osworld', out: path.join(out, 'osworld') },
         );
-        await exportPack({ database: runtime.database, store: runtime.store }, { round: started.roundId, format: 'jsonl', out: path.join(out, 'jsonl') });
+        await exportPack(
+          { database: runtime.database, store: runtime.store },
+          { round: started.roundId, format: 'jsonl', out: path.join(out, 'jsonl') },
+        );
         const totals = await roundTotals(runtime.database.db, started.roundId);
         const nodes = await costByNode(runtime.database.db, started.roundId);
         const ui = `${config.temporalUiUrl}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows/${encodeURIComponent(started.workflowId)}`;

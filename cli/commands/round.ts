@@ -2,13 +2,20 @@ import type { Command } from 'commander';
 import type { RoundProgress } from '../../activities/types.ts';
 import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../infra/rounds/control.ts';
 import { startRound } from '../../infra/rounds/start.ts';
+import { planFromFeedback } from '../../taxonomy/plan.ts';
+import { currentTaxonomyVersion } from '../../taxonomy/store.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
 import { progressLine, summaryLines } from '../progress.ts';
+import { addPlanCommand, planLines } from './plan.ts';
 
 const ENDED = new Set(['completed', 'cancelled', 'budget_exhausted', 'failed']);
 
 /** Redraws one progress line until the round ends (or pauses); returns the last progress. */
-export async function watchRound(ctx: CommandContext, roundId: string, everyMs = 1000): Promise<RoundProgress> {
+export async function watchRound(
+  ctx: CommandContext,
+  roundId: string,
+  everyMs = 1000,
+): Promise<RoundProgress> {
   const deps = { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client };
   const tty = process.stdout.isTTY;
   let last = '';
@@ -25,7 +32,9 @@ export async function watchRound(ctx: CommandContext, roundId: string, everyMs =
     }
     if (round.status === 'paused_error_rate' && p?.running === 0) {
       if (tty) process.stdout.write('\n');
-      process.stdout.write(`round ${roundId} paused: its error rate passed the threshold; fix the cause, then: forge round resume ${roundId}\n`);
+      process.stdout.write(
+        `round ${roundId} paused: its error rate passed the threshold; fix the cause, then: forge round resume ${roundId}\n`,
+      );
       return p;
     }
     await new Promise((r) => setTimeout(r, everyMs));
@@ -46,8 +55,13 @@ export function register(program: Command): void {
     .option('--task-concurrency <n>', 'tasks in flight per skill', parseIntOption('--task-concurrency'), 2)
     .option('--seed <n>', 'round seed', parseIntOption('--seed'), 1)
     .option('--watch', 'watch progress until the round ends')
+    .option('--from-feedback <round>', 'tasks per skill from that round’s feedback (see forge round plan)')
     .action(async (o) => {
       await withContext(async (ctx) => {
+        const plan = o.fromFeedback
+          ? await planFromFeedback(ctx.runtime.database, o.fromFeedback)
+          : undefined;
+        if (plan) process.stdout.write(`${planLines(plan).join('\n')}\n`);
         const started = await startRound(
           { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client },
           {
@@ -58,6 +72,9 @@ export function register(program: Command): void {
             window: o.window,
             taskConcurrency: o.taskConcurrency,
             seed: o.seed,
+            allocation: plan?.allocation,
+            fromFeedbackRound: plan?.fromRoundId,
+            taxonomyVersion: plan?.taxonomyVersion ?? (await currentTaxonomyVersion(ctx.runtime.database)),
           },
         );
         process.stdout.write(
@@ -67,12 +84,18 @@ export function register(program: Command): void {
       });
     });
 
+  addPlanCommand(round);
+
   round
     .command('status <roundId>')
     .description('progress of a round')
     .action(async (roundId: string) => {
       await withContext(async (ctx) => {
-        const deps = { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client };
+        const deps = {
+          config: ctx.runtime.config,
+          database: ctx.runtime.database,
+          temporal: ctx.temporal.client,
+        };
         const p = await roundProgress(deps, roundId);
         if (!p) throw new Error(`round ${roundId} has reported no progress yet`);
         for (const line of summaryLines(p)) process.stdout.write(`${line}\n`);
@@ -91,7 +114,10 @@ export function register(program: Command): void {
     .description('stop a round cleanly: running tasks end as cancelled')
     .action(async (roundId: string) => {
       await withContext(async (ctx) => {
-        await cancelRound({ config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client }, roundId);
+        await cancelRound(
+          { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client },
+          roundId,
+        );
         process.stdout.write(`round ${roundId}: cancel requested\n`);
       });
     });
@@ -101,7 +127,10 @@ export function register(program: Command): void {
     .description('continue a round paused for its error rate')
     .action(async (roundId: string) => {
       await withContext(async (ctx) => {
-        await resumeRound({ config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client }, roundId);
+        await resumeRound(
+          { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client },
+          roundId,
+        );
         process.stdout.write(`round ${roundId}: resumed\n`);
       });
     });

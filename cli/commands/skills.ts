@@ -27,7 +27,9 @@ export function register(program: Command): void {
     .action((id: string) => {
       const loaded = loadSkillLibrary().get(id);
       if (!loaded) throw new Error(`no skill "${id}" (see forge skills list)`);
-      process.stdout.write(`# ${loaded.file} (sha256 ${loaded.sha256.slice(0, 12)})\n${stringify(loaded.spec)}`);
+      process.stdout.write(
+        `# ${loaded.file} (sha256 ${loaded.sha256.slice(0, 12)})\n${stringify(loaded.spec)}`,
+      );
     });
 
   skills
@@ -65,10 +67,13 @@ export function register(program: Command): void {
         const r = await dryRunSpec(runtime, spec, { tasks: o.tasks, seed: o.seed });
         for (const t of r.tasks) {
           process.stdout.write(`${t.outcome.padEnd(9)} ${t.taskId}  ${t.instruction ?? ''}\n`);
-          if (t.outcome !== 'accepted') process.stdout.write(`          ${t.reason} at ${t.node}: ${t.detail}\n`);
+          if (t.outcome !== 'accepted')
+            process.stdout.write(`          ${t.reason} at ${t.node}: ${t.detail}\n`);
         }
         if (!r.passed) throw new Error(`${spec.id}: not every task was accepted (round ${r.roundId})`);
-        process.stdout.write(`${spec.id}: ${r.tasks.length}/${r.tasks.length} accepted (round ${r.roundId})\n`);
+        process.stdout.write(
+          `${spec.id}: ${r.tasks.length}/${r.tasks.length} accepted (round ${r.roundId})\n`,
+        );
       } finally {
         await runtime.close();
         const { closeOffice } = await import('../../preparers/office/index.ts');

@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -52,12 +53,16 @@ export const skillSpecVersions = pgTable(
     skillId: text('skill_id').notNull(),
     version: integer('version').notNull(),
     sha256: text('sha256').notNull(),
-    spec: jsonb('spec').notNull(),
+    // json, not jsonb: jsonb reorders keys, and a spec's `values` are evaluated in written order.
+    spec: json('spec').notNull(),
     source: text('source').notNull(), // file | expansion
     expansionRunId: text('expansion_run_id'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.skillId, t.version] }), uniqueIndex('skill_spec_sha').on(t.skillId, t.sha256)],
+  (t) => [
+    primaryKey({ columns: [t.skillId, t.version] }),
+    uniqueIndex('skill_spec_sha').on(t.skillId, t.sha256),
+  ],
 );
 
 export const taxonomyVersions = pgTable('taxonomy_versions', {
@@ -347,5 +352,8 @@ export const expansionProposals = pgTable(
     createdAt: createdAt(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.expansionRunId, t.position] }), index('expansion_proposals_skill').on(t.skillId)],
+  (t) => [
+    primaryKey({ columns: [t.expansionRunId, t.position] }),
+    index('expansion_proposals_skill').on(t.skillId),
+  ],
 );

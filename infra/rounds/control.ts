@@ -24,7 +24,8 @@ export async function cancelRound(deps: RoundDeps, roundId: string): Promise<voi
 /** Continues a round paused for its error rate. */
 export async function resumeRound(deps: RoundDeps, roundId: string): Promise<void> {
   const round = await getRound(deps, roundId);
-  if (round.status !== 'paused_error_rate') throw new Error(`round ${roundId} is ${round.status}, not paused_error_rate`);
+  if (round.status !== 'paused_error_rate')
+    throw new Error(`round ${roundId} is ${round.status}, not paused_error_rate`);
   await deps.temporal.workflow.getHandle(round.workflowId).signal('resume');
 }
 
@@ -33,7 +34,9 @@ export async function roundProgress(deps: RoundDeps, roundId: string): Promise<R
   const round = await getRound(deps, roundId);
   if (!round.finishedAt) {
     try {
-      const p = await deps.temporal.workflow.getHandle(round.workflowId).query<RoundProgress | null>('progress');
+      const p = await deps.temporal.workflow
+        .getHandle(round.workflowId)
+        .query<RoundProgress | null>('progress');
       if (p) return p;
     } catch {
       // The workflow may be between runs (continue-as-new) or already closed: the row is the truth.

@@ -36,11 +36,22 @@ export interface DryRunResult {
 export async function dryRunSpec(
   runtime: Runtime,
   spec: SkillSpec,
-  opts: { tasks?: number; seed?: number; source?: 'file' | 'expansion'; status?: string; expansionRunId?: string } = {},
+  opts: {
+    tasks?: number;
+    seed?: number;
+    source?: 'file' | 'expansion';
+    status?: string;
+    expansionRunId?: string;
+  } = {},
 ): Promise<DryRunResult> {
   if (!runtime.llm) throw new Error('a dry run needs the LLM client: create the runtime with { llm: true }');
   const n = opts.tasks ?? 3;
-  const specVersion = await runtime.specs.put(spec, opts.source ?? 'file', opts.expansionRunId, opts.status ?? 'active');
+  const specVersion = await runtime.specs.put(
+    spec,
+    opts.source ?? 'file',
+    opts.expansionRunId,
+    opts.status ?? 'active',
+  );
   const roundId = `dry-${newRoundId()}`;
   const { db } = runtime.database;
   await db.insert(rounds).values({
@@ -59,7 +70,8 @@ export async function dryRunSpec(
   const results: DryRunTask[] = [];
   for (let taskIndex = 0; taskIndex < n; taskIndex++) {
     const gate = await round.beginTask({ roundId, skillId: spec.id, specVersion, taskIndex });
-    if (gate.status !== 'run') throw new Error(`dry run gate refused task ${taskIndex}: ${JSON.stringify(gate)}`);
+    if (gate.status !== 'run')
+      throw new Error(`dry run gate refused task ${taskIndex}: ${JSON.stringify(gate)}`);
     const task = gate.task;
     let outcome: TaskOutcome = 'rejected';
     try {
@@ -85,7 +97,14 @@ export async function dryRunSpec(
       await round.finishTask(task, 'failed', err instanceof Error ? err.message : String(err));
     }
     const row = (await db.select().from(tasks).where(eq(tasks.id, task.taskId)))[0]!;
-    results.push({ taskId: task.taskId, outcome, reason: row.rejectReason, node: row.rejectNode, detail: row.rejectDetail, instruction: row.instruction });
+    results.push({
+      taskId: task.taskId,
+      outcome,
+      reason: row.rejectReason,
+      node: row.rejectNode,
+      detail: row.rejectDetail,
+      instruction: row.instruction,
+    });
   }
   const passed = results.every((r) => r.outcome === 'accepted');
   await round.finishRound(roundId, 'completed');

@@ -33,6 +33,7 @@ export const startRoundInputSchema = z
     taxonomyVersion: z.number().int().min(1).optional(),
     fromFeedbackRound: z.string().optional(),
     kind: z.enum(['generation', 'dry_run']).default('generation'),
+    maxHistoryEvents: z.number().int().min(100).optional(),
   })
   .strict();
 export type StartRoundInput = z.input<typeof startRoundInputSchema>;
@@ -44,16 +45,28 @@ export interface RoundDeps {
 }
 
 function globToRegex(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
-/** Picks skills by id or glob from the known ids; an unmatched selector is an error, not silence. */
-export function selectSkills(known: string[], selectors: string[]): string[] {
-  if (selectors.length === 0) return [...known].sort();
+/**
+ * Picks skills by exact id (any status: naming a skill is deliberate) or by glob (active skills
+ * only); no selector = every active skill. An unmatched selector is an error, not silence.
+ */
+export function selectSkills(known: { id: string; status: string }[], selectors: string[]): string[] {
+  const active = known.filter((s) => s.status === 'active').map((s) => s.id);
+  if (selectors.length === 0) return [...active].sort();
   const picked = new Set<string>();
   for (const sel of selectors) {
-    const re = globToRegex(sel);
-    const hits = known.filter((id) => re.test(id));
+    const hits = /[*?]/.test(sel)
+      ? active.filter((id) => globToRegex(sel).test(id))
+      : known.some((s) => s.id === sel)
+        ? [sel]
+        : [];
     if (hits.length === 0) throw new Error(`no skill matches "${sel}"`);
     for (const h of hits) picked.add(h);
   }
@@ -69,7 +82,10 @@ export function newRoundId(): string {
  * Records the round and its skill plan in Postgres (file specs synced in as versions first), then
  * starts the round workflow. The plan lives in Postgres so rounds of 10,000 skills stay cheap.
  */
-export async function startRound(deps: RoundDeps, raw: StartRoundInput): Promise<{ roundId: string; workflowId: string; skills: number; tasks: number }> {
+export async function startRound(
+  deps: RoundDeps,
+  raw: StartRoundInput,
+): Promise<{ roundId: string; workflowId: string; skills: number; tasks: number }> {
   const input = startRoundInputSchema.parse(raw);
   const { db } = deps.database;
   const specs = new SpecStore(deps.database);
@@ -79,12 +95,16 @@ export async function startRound(deps: RoundDeps, raw: StartRoundInput): Promise
     throw new Error(library.errors.map((e) => e.message).join('\n'));
   }
   await specs.syncLibrary(library.specs);
-  const active = await db.select({ id: skills.id, version: skills.currentVersion, status: skills.status }).from(skills);
+  const active = await db
+    .select({ id: skills.id, version: skills.currentVersion, status: skills.status })
+    .from(skills);
   const byId = new Map(active.map((s) => [s.id, s]));
-  const selectable = active.filter((s) => s.status !== 'retired').map((s) => s.id);
   const chosen = input.allocation
-    ? Object.entries(input.allocation).filter(([, n]) => n > 0).map(([id]) => id).sort()
-    : selectSkills(selectable, input.skills);
+    ? Object.entries(input.allocation)
+        .filter(([, n]) => n > 0)
+        .map(([id]) => id)
+        .sort()
+    : selectSkills(active, input.skills);
   for (const id of chosen) if (!byId.has(id)) throw new Error(`allocation names unknown skill "${id}"`);
   if (chosen.length === 0) throw new Error('the round selects no skills');
 
@@ -98,7 +118,10 @@ export async function startRound(deps: RoundDeps, raw: StartRoundInput): Promise
     reservationUsd: input.reservationUsd,
     pauseWindow: input.pauseWindow,
     pauseRejectRate: input.pauseRejectRate,
-    models: { default: deps.config.llmApiKey ? deps.config.FORGE_LLM_MODEL : 'offline', judge: deps.config.llmApiKey ? deps.config.judgeModel : 'offline' },
+    models: {
+      default: deps.config.llmApiKey ? deps.config.FORGE_LLM_MODEL : 'offline',
+      judge: deps.config.llmApiKey ? deps.config.judgeModel : 'offline',
+    },
   });
   const workflowId = `round-${roundId}`;
   const plan = chosen.map((skillId, position) => ({
@@ -123,7 +146,17 @@ export async function startRound(deps: RoundDeps, raw: StartRoundInput): Promise
     for (let i = 0; i < plan.length; i += 1000) await tx.insert(roundSkills).values(plan.slice(i, i + 1000));
   });
   const queues = taskQueues(deps.config);
-  const args: RoundWorkflowInput = { roundId, window: settings.window, taskConcurrency: settings.taskConcurrency, queues };
-  await deps.temporal.workflow.start('generationRound', { workflowId, taskQueue: queues.prepare, args: [args] });
+  const args: RoundWorkflowInput = {
+    roundId,
+    window: settings.window,
+    taskConcurrency: settings.taskConcurrency,
+    queues,
+    maxHistoryEvents: input.maxHistoryEvents,
+  };
+  await deps.temporal.workflow.start('generationRound', {
+    workflowId,
+    taskQueue: queues.prepare,
+    args: [args],
+  });
   return { roundId, workflowId, skills: plan.length, tasks: plan.reduce((a, p) => a + p.tasks, 0) };
 }

@@ -30,7 +30,11 @@ export async function startWorkers(runtime: Runtime, queues: readonly QueueName[
           ? { ...createLlmStageActivities(runtime), ...createExpansionLlmActivities(runtime) }
           : queue === 'office'
             ? createOfficeActivities(runtime)
-            : { ...createPrepareActivities(runtime), ...createRoundActivities(runtime), ...createExpansionActivities(runtime) };
+            : {
+                ...createPrepareActivities(runtime),
+                ...createRoundActivities(runtime),
+                ...createExpansionActivities(runtime),
+              };
       workers.push(
         await Worker.create({
           connection,

@@ -1,15 +1,18 @@
 import type { z } from 'zod';
 import type { LlmNodeRequest, Validation } from '../../activities/llm/types.ts';
-import { compileOutput } from '../outputTypes.ts';
-import { deriveSeed } from '../random.ts';
 import { generateRecords, resolvedGenerateSchema } from '../generate.ts';
+import { compileOutput } from '../outputTypes.ts';
 import { sampleParams } from '../params.ts';
+import { deriveSeed } from '../random.ts';
 import type { SkillSpec } from '../schema.ts';
 import { type Context, evaluate, render, renderText, TemplateError } from '../template.ts';
 
 /** The model layer (activities/llm) owns retries, repair, cache and ledger; authoring only asks. */
 export type LlmCaller = (
-  call: Pick<LlmNodeRequest, 'nodeId' | 'tier' | 'messages' | 'schemaName' | 'jsonSchema' | 'validate' | 'seed' | 'offlineHint'>,
+  call: Pick<
+    LlmNodeRequest,
+    'nodeId' | 'tier' | 'messages' | 'schemaName' | 'jsonSchema' | 'validate' | 'seed' | 'offlineHint'
+  >,
 ) => Promise<{ ok: true; value: unknown } | { ok: false; reason: string; detail: string }>;
 
 export type AuthorResult =
@@ -32,7 +35,12 @@ export function zodValidator(schema: z.ZodType) {
   return (v: unknown): Validation<unknown> => {
     const r = schema.safeParse(v);
     if (r.success) return { success: true, data: r.data };
-    return { success: false, error: r.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ') };
+    return {
+      success: false,
+      error: r.error.issues
+        .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+        .join('; '),
+    };
   };
 }
 
@@ -41,7 +49,10 @@ export function zodValidator(schema: z.ZodType) {
  * the task context. Prepare and solve nodes only read the context, so they run later, elsewhere.
  */
 export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCaller): Promise<AuthorResult> {
-  const ctx: Context = { params: sampleParams(spec.params, deriveSeed(taskSeed, 'params')), task: { seed: taskSeed } };
+  const ctx: Context = {
+    params: sampleParams(spec.params, deriveSeed(taskSeed, 'params')),
+    task: { seed: taskSeed },
+  };
   const nodeMs: Record<string, number> = {};
   for (const node of spec.nodes) {
     const started = performance.now();
@@ -70,7 +81,12 @@ export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCall
       } else if ('generate' in node) {
         const resolved = resolvedGenerateSchema.safeParse(await render(node.generate, ctx));
         if (!resolved.success) {
-          return { ok: false, reason: 'spec_error', node: node.id, detail: resolved.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+          return {
+            ok: false,
+            reason: 'spec_error',
+            node: node.id,
+            detail: resolved.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          };
         }
         ctx[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, node.id));
       } else if ('values' in node) {
@@ -82,7 +98,8 @@ export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCall
         continue;
       }
     } catch (err) {
-      if (err instanceof TemplateError) return { ok: false, reason: 'spec_error', node: node.id, detail: err.message };
+      if (err instanceof TemplateError)
+        return { ok: false, reason: 'spec_error', node: node.id, detail: err.message };
       throw err;
     }
     nodeMs[node.id] = Math.round(performance.now() - started);

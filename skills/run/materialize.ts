@@ -1,5 +1,5 @@
-import type { AppId } from '../../preparers/types.ts';
 import { parseCheck, parseDoc, parseEdit } from '../../preparers/registry.ts';
+import type { AppId } from '../../preparers/types.ts';
 import type { SkillSpec } from '../schema.ts';
 import { type Context, render, renderText } from '../template.ts';
 

@@ -21,7 +21,12 @@ export interface TreeChanges {
  * they came from), the retirements, and the verdict on the base's candidates that the feedback
  * round measured — learnable or saturated ones become active, too hard or suspect ones retire.
  */
-export function expandTree(base: Taxonomy, adopted: Adopted[], retire: string[], stats: SkillStats[]): { tree: Taxonomy; changes: TreeChanges } {
+export function expandTree(
+  base: Taxonomy,
+  adopted: Adopted[],
+  retire: string[],
+  stats: SkillStats[],
+): { tree: Taxonomy; changes: TreeChanges } {
   const tree = normalizeTree(base);
   const index = skillIndex(tree);
   const entry = (p: SkillPlace) => tree.domains[p.domain]!.apps[p.app]!.categories[p.category]!.skills[p.id]!;
@@ -41,7 +46,7 @@ export function expandTree(base: Taxonomy, adopted: Adopted[], retire: string[],
   }
   for (const s of stats) {
     const p = index.get(s.skillId);
-    if (!p || p.status !== 'candidate') continue;
+    if (p?.status !== 'candidate') continue;
     if (s.class === 'learnable' || s.class === 'saturated') {
       entry(p).status = 'active';
       changes.promoted.push(s.skillId);

@@ -12,7 +12,10 @@ export const proposalOutput = z
         z
           .object({
             kind: z.enum(['split', 'sibling', 'harder', 'retire']),
-            name: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a lowercase slug').max(30),
+            name: z
+              .string()
+              .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a lowercase slug')
+              .max(30),
             title: z.string().min(3).max(120),
             description: z.string().min(10).max(400),
             difficulty: z.number().int().min(1).max(5),
@@ -61,10 +64,21 @@ function freeName(base: string, target: string, taken: Set<string>): string {
 }
 
 /** The offline model's complete answer, by the rule the system prompt states. */
-export function offlineProposals(target: ExpansionTarget, spec: SkillSpec, existing: Set<string>): { proposals: ProposalAnswer[] } {
+export function offlineProposals(
+  target: ExpansionTarget,
+  spec: SkillSpec,
+  existing: Set<string>,
+): { proposals: ProposalAnswer[] } {
   const taken = new Set(existing);
   const d = spec.difficulty;
-  const make = (kind: ProposalKind, name: string, title: string, description: string, difficulty: number, rationale: string): ProposalAnswer => ({
+  const make = (
+    kind: ProposalKind,
+    name: string,
+    title: string,
+    description: string,
+    difficulty: number,
+    rationale: string,
+  ): ProposalAnswer => ({
     kind,
     name: kind === 'retire' ? 'retire' : freeName(name, spec.id, taken),
     title,
@@ -76,17 +90,54 @@ export function offlineProposals(target: ExpansionTarget, spec: SkillSpec, exist
   if (target.action === 'split') {
     return {
       proposals: ['a', 'b'].map((part) =>
-        make('split', `focus-${part}`, `${spec.title} (smaller cases, part ${part.toUpperCase()})`, `A finer sub-skill of ${spec.id}: ${spec.description} Restricted to smaller inputs and half of the scenarios (part ${part.toUpperCase()}).`, d - 1, `the student passes ${rate}: learn it on smaller, narrower cases first`),
+        make(
+          'split',
+          `focus-${part}`,
+          `${spec.title} (smaller cases, part ${part.toUpperCase()})`,
+          `A finer sub-skill of ${spec.id}: ${spec.description} Restricted to smaller inputs and half of the scenarios (part ${part.toUpperCase()}).`,
+          d - 1,
+          `the student passes ${rate}: learn it on smaller, narrower cases first`,
+        ),
       ),
     };
   }
   if (target.action === 'sibling') {
     return {
-      proposals: [make('sibling', 'variant', `${spec.title} (other scenarios)`, `A sibling of ${spec.id} over different scenarios: ${spec.description}`, d, `the student passes ${rate}: more practice on related cases`)],
+      proposals: [
+        make(
+          'sibling',
+          'variant',
+          `${spec.title} (other scenarios)`,
+          `A sibling of ${spec.id} over different scenarios: ${spec.description}`,
+          d,
+          `the student passes ${rate}: more practice on related cases`,
+        ),
+      ],
     };
   }
-  const harder = make('harder', 'advanced', `${spec.title} (larger inputs)`, `A harder variant of ${spec.id} with larger inputs: ${spec.description}`, d + 1, `the student passes ${rate}: it needs a harder version`);
-  return { proposals: target.allowed.includes('retire') ? [harder, make('retire', 'retire', `Retire ${spec.id}`, `The student solves ${spec.id} reliably; stop generating it.`, d, `pass rate ${rate}`)] : [harder] };
+  const harder = make(
+    'harder',
+    'advanced',
+    `${spec.title} (larger inputs)`,
+    `A harder variant of ${spec.id} with larger inputs: ${spec.description}`,
+    d + 1,
+    `the student passes ${rate}: it needs a harder version`,
+  );
+  return {
+    proposals: target.allowed.includes('retire')
+      ? [
+          harder,
+          make(
+            'retire',
+            'retire',
+            `Retire ${spec.id}`,
+            `The student solves ${spec.id} reliably; stop generating it.`,
+            d,
+            `pass rate ${rate}`,
+          ),
+        ]
+      : [harder],
+  };
 }
 
 /** The author's answer: a whole skill spec as YAML text (untrusted: parsed with parseSpec, then gated). */
@@ -122,7 +173,10 @@ export function authorPrompt(req: AuthorRequest, exemplar: SkillSpec): string {
 }
 
 /** The offline model's answer: the exemplar turned into the variant (see deriveVariant). */
-export function offlineAuthor(req: AuthorRequest & { part: number }, exemplar: SkillSpec): { spec_yaml: string } {
+export function offlineAuthor(
+  req: AuthorRequest & { part: number },
+  exemplar: SkillSpec,
+): { spec_yaml: string } {
   const kind = req.kind === 'split' || req.kind === 'sibling' || req.kind === 'harder' ? req.kind : 'sibling';
   return { spec_yaml: stringify(deriveVariant(exemplar, { ...req, kind }), { lineWidth: 0 }) };
 }

@@ -22,14 +22,31 @@ export async function startExpansion(
   const { db } = deps.database;
   const round = (await db.select({ id: rounds.id }).from(rounds).where(eq(rounds.id, opts.fromRoundId)))[0];
   if (!round) throw new Error(`round ${opts.fromRoundId} does not exist`);
-  const results = (await db.select({ n: count() }).from(studentResults).where(eq(studentResults.roundId, opts.fromRoundId)))[0]?.n ?? 0;
-  if (results === 0) throw new Error(`round ${opts.fromRoundId} has no student feedback: forge feedback ingest FILE --round ${opts.fromRoundId} first`);
+  const results =
+    (
+      await db.select({ n: count() }).from(studentResults).where(eq(studentResults.roundId, opts.fromRoundId))
+    )[0]?.n ?? 0;
+  if (results === 0)
+    throw new Error(
+      `round ${opts.fromRoundId} has no student feedback: forge feedback ingest FILE --round ${opts.fromRoundId} first`,
+    );
   const runId = opts.runId ?? newExpansionRunId();
   const workflowId = expansionWorkflowId(runId);
-  await db.insert(expansionRuns).values({ id: runId, fromRoundId: opts.fromRoundId, status: 'running', workflowId });
+  await db
+    .insert(expansionRuns)
+    .values({ id: runId, fromRoundId: opts.fromRoundId, status: 'running', workflowId });
   const queues = taskQueues(deps.config);
-  const args: ExpansionWorkflowInput = { runId, queues, maxTargets: opts.maxTargets ?? 8, concurrency: opts.concurrency ?? 3 };
-  await deps.temporal.workflow.start('taxonomyExpansion', { workflowId, taskQueue: queues.prepare, args: [args] });
+  const args: ExpansionWorkflowInput = {
+    runId,
+    queues,
+    maxTargets: opts.maxTargets ?? 8,
+    concurrency: opts.concurrency ?? 3,
+  };
+  await deps.temporal.workflow.start('taxonomyExpansion', {
+    workflowId,
+    taskQueue: queues.prepare,
+    args: [args],
+  });
   return { runId, workflowId };
 }
 

@@ -7,7 +7,11 @@ export type StaticResult = { ok: true; spec: SkillSpec } | { ok: false; reason: 
  * The first half of the gate, on the authoring model's untrusted text: it must parse as a valid
  * skill spec, carry the proposed id, be new, and stay on the target skill's applications.
  */
-export function staticCheck(text: string, expect: { id: string; apps: readonly string[] }, taken: ReadonlySet<string>): StaticResult {
+export function staticCheck(
+  text: string,
+  expect: { id: string; apps: readonly string[] },
+  taken: ReadonlySet<string>,
+): StaticResult {
   let spec: SkillSpec;
   try {
     spec = parseSpec(text, `proposal ${expect.id}`).spec;
@@ -15,10 +19,12 @@ export function staticCheck(text: string, expect: { id: string; apps: readonly s
     if (err instanceof SpecError) return { ok: false, reason: `invalid spec: ${err.message}`.slice(0, 4000) };
     return { ok: false, reason: `invalid spec: ${(err as Error).message}`.slice(0, 4000) };
   }
-  if (spec.id !== expect.id) return { ok: false, reason: `spec id ${spec.id} is not the proposed id ${expect.id}` };
+  if (spec.id !== expect.id)
+    return { ok: false, reason: `spec id ${spec.id} is not the proposed id ${expect.id}` };
   if (taken.has(spec.id)) return { ok: false, reason: `skill ${spec.id} already exists` };
   const apps = [...spec.apps].sort().join(',');
   const want = [...expect.apps].sort().join(',');
-  if (apps !== want) return { ok: false, reason: `spec apps ${apps} differ from the target skill's apps ${want}` };
+  if (apps !== want)
+    return { ok: false, reason: `spec apps ${apps} differ from the target skill's apps ${want}` };
   return { ok: true, spec };
 }

@@ -27,11 +27,23 @@ export const retireRate = 0.95;
 export function expansionTargets(stats: SkillStats[], max: number): ExpansionTarget[] {
   const out: (ExpansionTarget & { rank: number })[] = [];
   for (const s of stats) {
-    const base = { skillId: s.skillId, class: s.class, passRate: s.passRate, attempts: s.attempts, difficulty: s.difficulty };
+    const base = {
+      skillId: s.skillId,
+      class: s.class,
+      passRate: s.passRate,
+      attempts: s.attempts,
+      difficulty: s.difficulty,
+    };
     if (s.class === 'too_hard') out.push({ ...base, action: 'split', allowed: ['split'], rank: s.passRate });
-    else if (s.class === 'learnable' && s.passRate < thresholds.weakRate) out.push({ ...base, action: 'sibling', allowed: ['sibling'], rank: 1 + s.passRate });
+    else if (s.class === 'learnable' && s.passRate < thresholds.weakRate)
+      out.push({ ...base, action: 'sibling', allowed: ['sibling'], rank: 1 + s.passRate });
     else if (s.class === 'saturated') {
-      out.push({ ...base, action: 'harder', allowed: s.passRate >= retireRate ? ['harder', 'retire'] : ['harder'], rank: 3 - s.passRate });
+      out.push({
+        ...base,
+        action: 'harder',
+        allowed: s.passRate >= retireRate ? ['harder', 'retire'] : ['harder'],
+        rank: 3 - s.passRate,
+      });
     }
   }
   return out

@@ -39,6 +39,15 @@ function narrow(p: ParamSpec, kind: ExpansionAction, part: number): ParamSpec {
  * task valid, so these specs can pass the gate.
  */
 export function deriveVariant(exemplar: SkillSpec, req: VariantRequest): SkillSpec {
-  const params = Object.fromEntries(Object.entries(exemplar.params).map(([k, p]) => [k, narrow(p, req.kind, req.part)]));
-  return { ...structuredClone(exemplar), id: req.id, title: req.title, description: req.description, difficulty: req.difficulty, params };
+  const params = Object.fromEntries(
+    Object.entries(exemplar.params).map(([k, p]) => [k, narrow(p, req.kind, req.part)]),
+  );
+  return {
+    ...structuredClone(exemplar),
+    id: req.id,
+    title: req.title,
+    description: req.description,
+    difficulty: req.difficulty,
+    params,
+  };
 }

@@ -23,7 +23,11 @@ describe('generation round on the real Temporal, MinIO and Postgres', () => {
   });
 
   test('one skill workflow per skill accepts verified tasks, packages them and ledgers every call', async () => {
-    const started = await startRound(forge.deps, { skills: ['calc.formulas.sum-column'], tasksPerSkill: 3, seed: freshSeed() });
+    const started = await startRound(forge.deps, {
+      skills: ['calc.formulas.sum-column'],
+      tasksPerSkill: 3,
+      seed: freshSeed(),
+    });
     const progress: RoundProgress = await waitForRound(forge.deps, started.roundId);
     assert.equal(progress.status, 'completed');
     assert.equal(progress.tasksPlanned, 3);
@@ -40,7 +44,10 @@ describe('generation round on the real Temporal, MinIO and Postgres', () => {
     assert.equal(new Set(rows.map((r) => r.instruction)).size, 3, 'instructions differ per task');
     for (const row of rows) {
       const pkgRow = (await db.select().from(packages).where(eq(packages.taskId, row.id)))[0]!;
-      const pkg = parseTaskPackage((await forge.runtime.store.getObject(pkgRow.taskJsonKey)).toString('utf8'), pkgRow.taskJsonKey);
+      const pkg = parseTaskPackage(
+        (await forge.runtime.store.getObject(pkgRow.taskJsonKey)).toString('utf8'),
+        pkgRow.taskJsonKey,
+      );
       assert.equal(pkg.id, row.id);
       assert.equal(pkg.instruction, row.instruction);
       assert.ok(pkg.artifacts.some((a) => a.role === 'initial' && a.vmPath.endsWith('.xlsx')));
@@ -49,11 +56,26 @@ describe('generation round on the real Temporal, MinIO and Postgres', () => {
       const setupSh = (await forge.runtime.store.getObject(pkgRow.setupKey)).toString('utf8');
       assert.match(setupSh, /^#!\/usr\/bin\/env bash/);
       const calls = await db.select().from(llmCalls).where(eq(llmCalls.taskId, row.id));
-      assert.deepEqual([...new Set(calls.map((c) => c.nodeId))].sort(), ['instruction', 'scenario', 'verify_judge']);
+      assert.deepEqual([...new Set(calls.map((c) => c.nodeId))].sort(), [
+        'instruction',
+        'scenario',
+        'verify_judge',
+      ]);
       assert.ok(calls.every((c) => c.model === 'offline' && c.usd === 0 && c.promptTokens > 0));
       const nodes = await db.select().from(taskNodeRuns).where(eq(taskNodeRuns.taskId, row.id));
-      for (const n of ['workbook', 'solution', 'verify_initial_fails', 'verify_solved_passes', 'verify_office', 'verify_judge', 'package']) {
-        assert.ok(nodes.some((x) => x.nodeId === n && x.status === 'ok'), `node run ${n} recorded`);
+      for (const n of [
+        'workbook',
+        'solution',
+        'verify_initial_fails',
+        'verify_solved_passes',
+        'verify_office',
+        'verify_judge',
+        'package',
+      ]) {
+        assert.ok(
+          nodes.some((x) => x.nodeId === n && x.status === 'ok'),
+          `node run ${n} recorded`,
+        );
       }
     }
   });
@@ -65,7 +87,10 @@ describe('generation round on the real Temporal, MinIO and Postgres', () => {
       taskConcurrency: 2,
       seed: freshSeed(),
     });
-    await waitFor('a first accepted task', async () => (await taskStatusCounts(forge.runtime.database, started.roundId)).accepted);
+    await waitFor(
+      'a first accepted task',
+      async () => (await taskStatusCounts(forge.runtime.database, started.roundId)).accepted,
+    );
     await cancelRound(forge.deps, started.roundId);
     const progress = await waitForRound(forge.deps, started.roundId);
     assert.equal(progress.status, 'cancelled');
@@ -77,7 +102,9 @@ describe('generation round on the real Temporal, MinIO and Postgres', () => {
       SELECT count(*)::int AS n FROM packages p JOIN tasks t ON t.id = p.task_id
       WHERE p.round_id = ${started.roundId} AND t.status <> 'accepted'`);
     assert.equal(orphans.rows[0]!.n, 0);
-    const pk = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM packages WHERE round_id = ${started.roundId}`);
+    const pk = await db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM packages WHERE round_id = ${started.roundId}`,
+    );
     assert.equal(pk.rows[0]!.n, counts.accepted ?? 0);
     assert.equal((await getRound(forge.deps, started.roundId)).status, 'cancelled');
   });

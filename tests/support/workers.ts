@@ -19,7 +19,10 @@ export interface TestForge {
  * Real workers on the real dev stack, on task queues of their own (a unique prefix), so concurrent
  * test files never take each other's tasks. `env` overrides settings (e.g. an LLM endpoint).
  */
-export async function startTestForge(env: Record<string, string> = {}, queues: readonly QueueName[] = queueNames): Promise<TestForge> {
+export async function startTestForge(
+  env: Record<string, string> = {},
+  queues: readonly QueueName[] = queueNames,
+): Promise<TestForge> {
   const config = loadConfig({
     ...process.env,
     FORGE_TASK_QUEUE_PREFIX: `t-${randomBytes(4).toString('hex')}`,

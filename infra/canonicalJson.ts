@@ -11,7 +11,7 @@ export function canonicalJsonLine(value: unknown): string {
   return `${JSON.stringify(sortKeys(value))}\n`;
 }
 
-function sortKeys(value: unknown): unknown {
+export function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loadConfig } from '../../infra/config.ts';
+import { createRuntime } from '../../infra/runtime.ts';
+import { ingestFeedback } from '../../taxonomy/feedback.ts';
+import { type GroupStats, roundStats } from '../../taxonomy/stats.ts';
+
+const pct = (x: number) => `${(100 * x).toFixed(0).padStart(3)}%`;
+
+function row(g: GroupStats, extra = ''): string {
+  const steps = g.meanSteps === null ? '    -' : g.meanSteps.toFixed(1).padStart(5);
+  return `${g.key.padEnd(46)} ${String(g.attempts).padStart(5)} ${pct(g.passRate)} [${pct(g.wilsonLow)}, ${pct(g.wilsonHigh)}] ${steps}${extra}`;
+}
+
+export function register(program: Command): void {
+  const feedback = program.command('feedback').description('student results: ingest and statistics');
+
+  feedback
+    .command('ingest <file>')
+    .description(
+      'import a JSONL file of student results for a round (docs/feedback-format.md); all or nothing',
+    )
+    .requiredOption('--round <id>', 'the round the tasks belong to')
+    .action(async (file: string, o: { round: string }) => {
+      const text = readFileSync(file, 'utf8');
+      const runtime = await createRuntime(loadConfig());
+      try {
+        const r = await ingestFeedback(runtime.database, o.round, text);
+        if (!r.ok) {
+          for (const e of r.errors) process.stderr.write(`${file}:${e.line}: ${e.message}\n`);
+          throw new Error(`${r.errors.length} bad line(s) of ${r.lines}: nothing imported`);
+        }
+        process.stdout.write(
+          `round ${o.round}: ${r.imported} results imported, ${r.unchanged} already present (${r.lines} lines)\n`,
+        );
+      } finally {
+        await runtime.close();
+      }
+    });
+
+  feedback
+    .command('stats')
+    .description(
+      'pass rates (95% Wilson interval) and mean steps per skill, category and app, with each skill’s class',
+    )
+    .requiredOption('--round <id>', 'the round')
+    .option('--json', 'print JSON')
+    .action(async (o: { round: string; json?: boolean }) => {
+      const runtime = await createRuntime(loadConfig());
+      try {
+        const s = await roundStats(runtime.database, o.round);
+        if (o.json) {
+          process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+          return;
+        }
+        const head = `${'key'.padEnd(46)} ${'runs'.padStart(5)} pass [95% interval] steps`;
+        process.stdout.write(`skills\n${head}\n`);
+        for (const k of s.skills) process.stdout.write(`${row(k, `  ${k.class.padEnd(10)} ${k.reason}`)}\n`);
+        process.stdout.write(`\ncategories\n${head}\n`);
+        for (const c of s.categories) process.stdout.write(`${row(c)}\n`);
+        process.stdout.write(`\napps\n${head}\n`);
+        for (const a of s.apps) process.stdout.write(`${row(a)}\n`);
+      } finally {
+        await runtime.close();
+      }
+    });
+}

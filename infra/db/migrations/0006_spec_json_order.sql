@@ -1,0 +1,1 @@
+ALTER TABLE "skill_spec_versions" ALTER COLUMN "spec" SET DATA TYPE json;
