@@ -4,8 +4,8 @@ import type { ObjectStore } from '../infra/objectStore.ts';
 import type { ExportRequest, PlanRoundRequest, StartRoundRequest } from './schemas.ts';
 
 /**
- * What the API does when asked to act. The lead wires the real implementations (round workflow,
- * feedback ingest, export); each returns a JSON-serialisable result that the route sends back.
+ * What the API does when asked to act (server/actions.ts has the real implementations); each
+ * returns a JSON-serialisable result that the route sends back.
  * To answer with a specific status, throw an Error carrying `statusCode` (400–599) and optionally a
  * string `code`: e.g. 409 when a round id is taken, 400 with line numbers for a bad JSONL line.
  */
@@ -15,6 +15,7 @@ export interface ServerActions {
   planRound(input: PlanRoundRequest): Promise<unknown>;
   ingestFeedback(roundId: string, jsonl: string): Promise<unknown>;
   startExport(opts: ExportRequest): Promise<unknown>;
+  getExport(exportId: string): Promise<unknown>;
 }
 
 /** The object-store calls the API makes: package documents and artifact downloads. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { skillSortKeys } from '../infra/db/queries/costs.ts';
 
 /** Request schemas: every route validates its params, query and body with these, and /openapi.json shows them. */
 
@@ -16,39 +17,47 @@ export const roundParams = z.object({ roundId: roundIdSchema });
 export const taskParams = z.object({ taskId: z.uuid('a task id is a UUID') });
 export const versionParams = z.object({ version: z.coerce.number().int().min(0) });
 
-const csv = z
-  .string()
-  .transform((s) => s.split(',').map((x) => x.trim()))
-  .pipe(z.array(skillIdSchema).min(1));
-
 export const limitQuery = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) });
 export const comparisonQuery = limitQuery.extend({
   upTo: roundIdSchema.optional().describe('only this round and the rounds created before it'),
 });
 
-/** Start a generation round; the round workflow validates the finer rules (skills exist, budget vs plan). */
+/** The round ids a round can be started with (they become Temporal workflow ids and folder names). */
+export const newRoundIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'lowercase letters, digits and dashes, at most 48 characters');
+
+/** Start a generation round: the same choices as `forge round start`. */
 export const startRoundRequest = z.strictObject({
-  roundId: roundIdSchema.optional(),
-  skills: z.array(skillIdSchema).min(1).optional(),
-  taxonomyVersion: z.number().int().min(0).optional(),
-  fromFeedbackRound: roundIdSchema.optional(),
-  tasksPerSkill: z.number().int().min(1).max(100_000).optional(),
+  roundId: newRoundIdSchema.optional(),
+  skills: z.array(z.string().min(1).max(120)).min(1).optional().describe('skill ids or globs such as calc.*'),
+  allocation: z
+    .record(skillIdSchema, z.number().int().min(0).max(10_000))
+    .optional()
+    .describe('tasks per skill id; overrides skills and tasksPerSkill'),
+  fromFeedbackRound: roundIdSchema
+    .optional()
+    .describe('plan tasks per skill from that round’s student feedback (see GET /api/rounds/plan)'),
+  taxonomyVersion: z.number().int().min(1).optional(),
+  tasksPerSkill: z.number().int().min(1).max(10_000).optional(),
   budgetUsd: z.number().positive().optional(),
-  concurrency: z.number().int().min(1).max(10_000).optional(),
-  seed: z.number().int().optional(),
-  model: z.string().min(1).optional(),
+  window: z.number().int().min(1).max(1000).optional().describe('skill workflows at once'),
+  taskConcurrency: z.number().int().min(1).max(64).optional().describe('tasks in flight per skill'),
+  seed: z.number().int().min(0).optional(),
 });
 export type StartRoundRequest = z.infer<typeof startRoundRequest>;
 
-/** The same choices as a start, as query parameters (skills comma-separated); nothing is spent. */
+/** The next round's tasks per skill from a round's student feedback; nothing is spent. */
 export const planRoundQuery = z.strictObject({
-  skills: csv.optional(),
-  taxonomyVersion: z.coerce.number().int().min(0).optional(),
-  fromFeedbackRound: roundIdSchema.optional(),
-  tasksPerSkill: z.coerce.number().int().min(1).max(100_000).optional(),
-  budgetUsd: z.coerce.number().positive().optional(),
-  seed: z.coerce.number().int().optional(),
-  model: z.string().min(1).optional(),
+  fromFeedbackRound: roundIdSchema,
+  totalTasks: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe('tasks in the next round (default: as many as the feedback round)'),
+  taxonomyVersion: z.coerce.number().int().min(1).optional(),
 });
 export type PlanRoundRequest = z.infer<typeof planRoundQuery>;
 
@@ -57,13 +66,14 @@ export const exportRequest = z.strictObject({
   format: z.enum(['osworld', 'jsonl']),
   skills: z.string().min(1).optional().describe('a glob over skill ids, such as calc.*'),
   status: z.enum(['accepted']).default('accepted'),
-  out: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('a folder or .tar.gz path on the server; a default under FORGE_HOME'),
+  files: z.enum(['ship', 'url']).default('ship'),
+  archive: z.boolean().default(false).describe('write one .tar.gz instead of a folder'),
 });
 export type ExportRequest = z.infer<typeof exportRequest>;
+
+export const exportParams = z.object({
+  exportId: z.string().regex(/^exp-[a-z0-9-]{1,80}$/, 'an export id as returned by POST /api/exports'),
+});
 
 export const taskStatusSchema = z.enum(['running', 'accepted', 'rejected', 'cancelled', 'failed']);
 
@@ -83,6 +93,14 @@ export type TaskListQuery = z.infer<typeof taskListQuery>;
 export const artifactQuery = z.strictObject({
   role: z.enum(['initial', 'solved']),
   path: z.string().min(1).max(1024).describe('the artifact vmPath, as listed in the task detail'),
+});
+
+export const skillPageQuery = z.strictObject({
+  sort: z.enum(skillSortKeys).default('key'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  q: z.string().trim().max(200).optional().describe('substring of the skill id, an app or the title'),
+  limit: z.coerce.number().int().min(1).max(10_000).default(500),
+  offset: z.coerce.number().int().min(0).default(0),
 });
 
 export const timelineQuery = z.strictObject({

@@ -29,8 +29,14 @@ const bindings = {
   round2: (n: number) => Math.round(n * 100) / 100,
 };
 
+const THROUGH_ARRAY = Symbol('through-array');
+
 export async function evaluate(expr: string, ctx: Context): Promise<unknown> {
-  if (SIMPLE_PATH.test(expr)) return lookupPath(expr, ctx);
+  if (SIMPLE_PATH.test(expr)) {
+    // The fast path; a path that steps through an array maps over it, which JSONata does.
+    const v = lookupPath(expr, ctx);
+    if (v !== THROUGH_ARRAY) return v;
+  }
   let program = compiled.get(expr);
   if (!program) {
     try {
@@ -47,11 +53,12 @@ export async function evaluate(expr: string, ctx: Context): Promise<unknown> {
   }
 }
 
-function lookupPath(path: string, ctx: Context): unknown {
+function lookupPath(path: string, ctx: Context): unknown | typeof THROUGH_ARRAY {
   let cur: unknown = ctx;
   for (const part of path.split(/\.|(?=\[)/)) {
     if (cur === undefined || cur === null) break;
     const idx = /^\[(\d+)\]$/.exec(part);
+    if (!idx && Array.isArray(cur)) return THROUGH_ARRAY;
     cur = idx ? (cur as unknown[])[Number(idx[1])] : (cur as Record<string, unknown>)[part];
   }
   if (cur === undefined) throw new TemplateError(`"${path}" is not defined in the task context`);

@@ -14,22 +14,28 @@ export interface QueueNames {
   office: string;
 }
 
+/** Activities heartbeat every 5 s (infra/temporal/heartbeat.ts): a dead worker is noticed in 30 s. */
+const HEARTBEAT = '30s';
+
 const bounded = { maximumAttempts: 4, initialInterval: '1s', maximumInterval: '20s', backoffCoefficient: 2 };
 
 export function activitiesFor(queues: QueueNames) {
   const llm = proxyActivities<ReturnType<typeof createLlmStageActivities>>({
     taskQueue: queues.llm,
     startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: HEARTBEAT,
     retry: bounded,
   });
   const prepare = proxyActivities<ReturnType<typeof createPrepareActivities>>({
     taskQueue: queues.prepare,
     startToCloseTimeout: '10 minutes',
+    heartbeatTimeout: HEARTBEAT,
     retry: bounded,
   });
   const office = proxyActivities<ReturnType<typeof createOfficeActivities>>({
     taskQueue: queues.office,
     startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: HEARTBEAT,
     retry: bounded,
   });
   const round = proxyActivities<ReturnType<typeof createRoundActivities>>({

@@ -115,7 +115,11 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     const hash = requestHash({
       model,
       messages: req.messages,
-      schema: { name: req.schemaName, schema: req.jsonSchema },
+      // The offline model's answer also depends on the hint (the spec's offline templates), so an
+      // edited template must not be answered from the cache; a real provider never sees the hint.
+      schema: endpoint.offline
+        ? { name: req.schemaName, schema: req.jsonSchema, offlineHint: req.offlineHint }
+        : { name: req.schemaName, schema: req.jsonSchema },
       seed: req.seed,
     });
     const taskId = req.taskId ?? null;

@@ -4,31 +4,9 @@ import { loadConfig } from '../../infra/config.ts';
 import { openDatabase } from '../../infra/db/client.ts';
 import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
 import { ObjectStore } from '../../infra/objectStore.ts';
+import { connectTemporal, type TemporalHandle } from '../../infra/temporal/client.ts';
+import { createActions } from '../../server/actions.ts';
 import { createServer } from '../../server/createServer.ts';
-import type { ServerActions } from '../../server/deps.ts';
-import { ApiError } from '../../server/errors.ts';
-
-/**
- * The actions forge serve offers until each is wired to its implementation (round workflow,
- * feedback ingest, export): each answers 501 naming the CLI command that does the same.
- */
-function unavailable(what: string, command: string): () => Promise<never> {
-  return async () => {
-    throw new ApiError(
-      501,
-      'not_available',
-      `${what} is not available through this server yet: use \`${command}\``,
-    );
-  };
-}
-
-export const serveActions: ServerActions = {
-  startRound: unavailable('starting a round', 'forge round start'),
-  cancelRound: unavailable('cancelling a round', 'forge round cancel'),
-  planRound: unavailable('planning a round', 'forge round plan'),
-  ingestFeedback: unavailable('feedback upload', 'forge feedback ingest'),
-  startExport: unavailable('export', 'forge export'),
-};
 
 export function register(program: Command): void {
   program
@@ -48,7 +26,18 @@ export function register(program: Command): void {
       const endpoints = resolveServiceEndpoints(config);
       const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE);
       const store = new ObjectStore(endpoints.s3);
-      const app = createServer({ config, database, store, actions: serveActions }, { logger: true });
+      // Temporal is reached on the first action that needs it, so the dashboard runs without it.
+      let temporal: TemporalHandle | undefined;
+      const actions = createActions({
+        config,
+        database,
+        store,
+        temporal: async () => {
+          temporal ??= await connectTemporal(config);
+          return temporal.client;
+        },
+      });
+      const app = createServer({ config, database, store, actions }, { logger: true });
       const address = await app.listen({ port, host });
       process.stderr.write(
         `forge serve: dashboard and API on ${address} (OpenAPI: ${address}/openapi.json)\n`,
@@ -58,6 +47,7 @@ export function register(program: Command): void {
       }
       const stop = async () => {
         await app.close();
+        await temporal?.close();
         await database.close();
       };
       process.once('SIGINT', () => void stop());

@@ -357,3 +357,29 @@ export const expansionProposals = pgTable(
     index('expansion_proposals_skill').on(t.skillId),
   ],
 );
+
+/**
+ * Everything the per-skill and per-app tables and the round totals need, per (round, skill), in one
+ * row: task counts by outcome, ledger sums and student results (migration skill_round_summary). The
+ * three rollups above are finer; summing them per skill at 6,000 skills a round was the slow part.
+ */
+export const skillRoundSummary = pgTable(
+  'skill_round_summary',
+  {
+    roundId: text('round_id').notNull(),
+    skillId: text('skill_id').notNull(),
+    apps: text('apps').array(),
+    tasks: counter('tasks'),
+    accepted: counter('accepted'),
+    rejected: counter('rejected'),
+    failed: counter('failed'),
+    running: counter('running'),
+    cancelled: counter('cancelled'),
+    calls: counter('calls'),
+    usd: doublePrecision('usd').notNull().default(0),
+    tokens: counter('tokens'),
+    runs: counter('runs'),
+    successSum: doublePrecision('success_sum').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.skillId] })],
+);

@@ -1,4 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker } from '@temporalio/worker';
 import { createExpansionActivities, createExpansionLlmActivities } from '../../activities/expansion.ts';
 import { createLlmStageActivities } from '../../activities/llmStage.ts';
 import { createOfficeActivities } from '../../activities/office.ts';
@@ -7,6 +7,7 @@ import { createRoundActivities } from '../../activities/round.ts';
 import { closeOffice } from '../../preparers/office/index.ts';
 import type { Runtime } from '../runtime.ts';
 import { type QueueName, queueConcurrency, taskQueue } from './queues.ts';
+import { withHeartbeats } from './heartbeat.ts';
 import { workflowBundle } from './workflowBundle.ts';
 
 export interface RunningWorkers {
@@ -19,8 +20,15 @@ export interface RunningWorkers {
  * Starts one Temporal worker per named queue in this process. Workflows run on the prepare
  * queue's worker; each queue has its own activity concurrency from config.
  */
+let sdkLoggerInstalled = false;
+
 export async function startWorkers(runtime: Runtime, queues: readonly QueueName[]): Promise<RunningWorkers> {
   const { config } = runtime;
+  if (!sdkLoggerInstalled) {
+    // The SDK logs every worker state change at INFO; the product's own level applies instead.
+    TemporalRuntime.install({ logger: new DefaultLogger(config.FORGE_LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
+    sdkLoggerInstalled = true;
+  }
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const workers: Worker[] = [];
   try {
@@ -40,7 +48,7 @@ export async function startWorkers(runtime: Runtime, queues: readonly QueueName[
           connection,
           namespace: config.TEMPORAL_NAMESPACE,
           taskQueue: taskQueue(config, queue),
-          activities,
+          activities: withHeartbeats(activities),
           maxConcurrentActivityTaskExecutions: queueConcurrency(config, queue),
           ...(queue === 'prepare'
             ? { workflowBundle: await workflowBundle(config.home), maxCachedWorkflows: 500 }

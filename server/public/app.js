@@ -61,7 +61,7 @@ const when = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
  * A table with sortable headers. columns: [{key, label, num?, value(row), text(row)?}].
  * Clicking a header sorts by it; clicking again reverses.
  */
-function sortableTable(columns, rows, { testid, rowTestid, rowKey, rowAttrs } = {}) {
+function sortableTable(columns, rows, { testid, rowTestid, rowKey, rowAttrs, onSort } = {}) {
   let sortKey;
   let direction = 1;
   const tbody = h('tbody');
@@ -73,7 +73,8 @@ function sortableTable(columns, rows, { testid, rowTestid, rowKey, rowAttrs } = 
     ),
   );
   const fill = () => {
-    const col = columns.find((c) => c.key === sortKey);
+    // With onSort the server sorts; the rows arrive in order.
+    const col = onSort ? undefined : columns.find((c) => c.key === sortKey);
     const list = col
       ? [...rows].sort((a, b) => {
           const x = col.value(a);
@@ -104,7 +105,8 @@ function sortableTable(columns, rows, { testid, rowTestid, rowKey, rowAttrs } = 
       th.classList.toggle('sorted-asc', th.dataset.sort === key && direction === 1);
       th.classList.toggle('sorted-desc', th.dataset.sort === key && direction === -1);
     }
-    fill();
+    if (onSort) onSort(key, direction === 1 ? 'asc' : 'desc');
+    else fill();
   }
   fill();
   const table = h('table', { testid }, h('thead', {}, h('tr', {}, headers)), tbody);
@@ -263,7 +265,10 @@ function usageTable(list, keyCol, testid) {
   );
 }
 
-function skillsPanel(roundId, skills) {
+/** Skills are sorted, filtered and paged by the server: a round can have thousands. */
+const SKILL_PAGE = 200;
+
+function skillsPanel(roundId) {
   const filter = h('input', {
     type: 'search',
     placeholder: 'Filter skills or apps…',
@@ -314,40 +319,49 @@ function skillsPanel(roundId, skills) {
         text: (s) => formatPercent(s.studentPassRate),
       },
     ],
-    skills,
-    { testid: 'skills-table', rowTestid: 'skill-row', rowKey: (s) => s.key },
+    [],
+    {
+      testid: 'skills-table',
+      rowTestid: 'skill-row',
+      rowKey: (s) => s.key,
+      onSort: (key, order) => {
+        state.sort = key === 'skill' ? 'key' : key;
+        state.order = order;
+        void load();
+      },
+    },
   );
-  let all = skills;
-  const apply = () => {
-    const q = filter.value.trim().toLowerCase();
-    table.setRows(
-      q
-        ? all.filter(
-            (s) =>
-              s.key.includes(q) ||
-              s.apps.some((a) => a.includes(q)) ||
-              (s.title ?? '').toLowerCase().includes(q),
-          )
-        : all,
-    );
-  };
-  filter.addEventListener('input', apply);
+  const state = { sort: 'key', order: 'asc' };
+  const count = h('span', { class: 'muted', testid: 'skill-count' }, '');
   const section = h(
     'section',
-    { class: 'panel wide' },
+    { class: 'panel wide', testid: 'skills-panel' },
     h('h2', {}, 'Skills'),
-    h(
-      'div',
-      { class: 'toolbar' },
-      filter,
-      h('span', { class: 'muted', testid: 'skill-count' }, `${skills.length} skills`),
-    ),
+    h('div', { class: 'toolbar' }, filter, count),
     table,
   );
-  section.update = (next) => {
-    all = next;
-    apply();
+  let latest = 0;
+  const load = async () => {
+    const q = filter.value.trim();
+    const params = new URLSearchParams({ sort: state.sort, order: state.order, limit: String(SKILL_PAGE) });
+    if (q) params.set('q', q);
+    const ticket = ++latest;
+    section.dataset.loaded = 'false';
+    const page = await api(`/api/rounds/${encodeURIComponent(roundId)}/costs/skills?${params}`);
+    if (ticket !== latest) return; // a newer filter or sort superseded this answer
+    table.setRows(page.skills);
+    count.textContent =
+      page.total > page.skills.length ? `top ${page.skills.length} of ${page.total} skills` : `${page.total} skills`;
+    // Tests wait on this: the table shows the answer for exactly this filter and sort.
+    section.dataset.query = `${q}|${state.sort}|${state.order}`;
+    section.dataset.loaded = 'true';
   };
+  let debounce;
+  filter.addEventListener('input', () => {
+    clearTimeout(debounce);
+    debounce = setTimeout(() => void load(), 150);
+  });
+  section.reload = load;
   return section;
 }
 
@@ -437,11 +451,10 @@ async function roundPage(roundId, token) {
   let skills;
   let tasks;
   const refresh = async () => {
-    const [round, costs, timeline, skillList, comparison] = await Promise.all([
+    const [round, costs, timeline, comparison] = await Promise.all([
       api(`/api/rounds/${encodeURIComponent(roundId)}`),
       api(`/api/rounds/${encodeURIComponent(roundId)}/costs`),
       api(`/api/rounds/${encodeURIComponent(roundId)}/costs/timeline`),
-      api(`/api/rounds/${encodeURIComponent(roundId)}/costs/skills`),
       api(`/api/costs/rounds?limit=20&upTo=${encodeURIComponent(roundId)}`),
     ]);
     if (token !== renderToken) return false;
@@ -554,12 +567,12 @@ async function roundPage(roundId, token) {
       ),
     );
     compareBox.replaceChildren(compareTable(comparison.rounds, roundId));
-    if (skills) skills.update(skillList.skills);
-    else {
-      skills = skillsPanel(roundId, skillList.skills);
+    if (!skills) {
+      skills = skillsPanel(roundId);
       tasks = tasksPanel(roundId);
       view.append(skills, tasks);
     }
+    await skills.reload();
     return round.round.status === 'running';
   };
   view.append(
@@ -604,7 +617,9 @@ async function skillPage(roundId, skillId, token) {
     ' / ',
     skillId,
   );
-  const { skills } = await api(`/api/rounds/${encodeURIComponent(roundId)}/costs/skills`);
+  const { skills } = await api(
+    `/api/rounds/${encodeURIComponent(roundId)}/costs/skills?${new URLSearchParams({ q: skillId, limit: '50' })}`,
+  );
   if (token !== renderToken) return;
   const s = skills.find((x) => x.key === skillId);
   main.replaceChildren(

@@ -2,15 +2,15 @@ import {
   costByApp,
   costByModel,
   costByNode,
-  costBySkill,
   costOverTime,
   rejectReasons,
   roundComparison,
   roundTotals,
+  skillCostPage,
 } from '../../infra/db/queries/costs.ts';
 import type { RouteContext } from '../context.ts';
 import { requireRound } from '../data/rounds.ts';
-import { comparisonQuery, roundParams, timelineQuery } from '../schemas.ts';
+import { comparisonQuery, roundParams, skillPageQuery, timelineQuery } from '../schemas.ts';
 
 export function costRoutes({ deps, add }: RouteContext): void {
   const { db } = deps.database;
@@ -44,8 +44,29 @@ export function costRoutes({ deps, add }: RouteContext): void {
     },
   });
 
+  add({
+    method: 'GET',
+    url: '/api/rounds/:roundId/costs/skills',
+    summary:
+      'A round’s costs per skill (tasks, acceptance rate, USD per accepted task, student pass rate): one sorted, filtered page',
+    tag: 'costs',
+    access: 'read',
+    params: roundParams,
+    query: skillPageQuery,
+    handler: async ({ params, query }) => {
+      await requireRound(db, params.roundId);
+      const page = await skillCostPage(db, params.roundId, {
+        sort: query.sort,
+        order: query.order,
+        filter: query.q || undefined,
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return { ...page, limit: query.limit, offset: query.offset };
+    },
+  });
+
   const perRound = [
-    ['skills', 'per skill: tasks, acceptance rate, USD per accepted task, student pass rate', costBySkill],
     ['apps', 'per application (a multi-app skill counts under each of its apps)', costByApp],
     ['nodes', 'per node: USD and tokens, per accepted task', costByNode],
     ['models', 'per provider and model: calls, tokens, cache hits, USD', costByModel],

@@ -1,24 +1,38 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { serveActions } from '../../cli/commands/serve.ts';
-import { loadConfig } from '../../infra/config.ts';
 import { repoRoot } from '../../infra/paths.ts';
+import { waitForRound } from '../../infra/rounds/control.ts';
+import { startRound } from '../../infra/rounds/start.ts';
+import { createActions } from '../../server/actions.ts';
 import { createServer } from '../../server/createServer.ts';
 import { formatInt, formatPercent, formatUsd } from '../../server/public/format.js';
-import { removeSeededRound, type SeededRound, seedRound } from '../support/dashboardSeed.ts';
+import { ingestFeedback } from '../../taxonomy/feedback.ts';
+import { startPricedEndpoint } from '../support/pricedEndpoint.ts';
+import type { ScriptedLlm } from '../support/scriptedLlm.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
+import { startTestForge, type TestForge } from '../support/workers.ts';
 
 const artifactsDir = path.join(repoRoot, 'test-artifacts');
+const SUM = 'calc.formulas.sum-column';
+const BACKUP = 'os.files.backup-copy';
 
+/**
+ * The dashboard against two real rounds (real Temporal workers, MinIO, Postgres, LibreOffice) whose
+ * LLM calls go to a priced OpenAI-compatible endpoint on loopback, so spend is not zero. Only student
+ * results cannot come from a round: they are ingested for its accepted tasks, as a student run would.
+ */
 describe('cost dashboard in headless Chromium', () => {
   let svc: TestServices;
-  let previous: SeededRound;
-  let seeded: SeededRound;
+  let llm: ScriptedLlm;
+  let forge: TestForge;
+  let previousId: string;
+  let roundId: string;
   let app: FastifyInstance;
   let address: string;
   let browser: Browser;
@@ -30,26 +44,57 @@ describe('cost dashboard in headless Chromium', () => {
   };
   const text = async (testid: string) => (await page.getByTestId(testid).first().textContent())?.trim() ?? '';
   const ready = () => page.waitForSelector('main[data-ready="true"]', { timeout: 20_000 });
+  /** The skill table shows the server's answer for exactly this filter and sort. */
+  const skillsShow = (q: string, sort = 'key', order = 'asc') =>
+    page.waitForSelector(`[data-testid="skills-panel"][data-loaded="true"][data-query="${q}|${sort}|${order}"]`, {
+      timeout: 10_000,
+    });
 
   before(async () => {
     svc = await testServices();
-    previous = await seedRound(svc.database, svc.store, {
-      prefix: 'dashprev',
-      skills: 4,
-      tasksPerSkill: 6,
-      seed: 3,
+    const endpoint = await startPricedEndpoint();
+    llm = endpoint.llm;
+    forge = await startTestForge(endpoint.env);
+    // Tasks are deterministic per seed: fresh seeds keep them from being near-duplicates of earlier runs.
+    const seed = Date.now() % 1e9;
+    const previous = await startRound(forge.deps, { skills: [SUM], tasksPerSkill: 1, seed: seed + 7 });
+    const current = await startRound(forge.deps, {
+      skills: [SUM, BACKUP],
+      tasksPerSkill: 2,
+      seed,
+      budgetUsd: 5,
     });
-    seeded = await seedRound(svc.database, svc.store, {
-      prefix: 'dash',
-      skills: 8,
-      tasksPerSkill: 10,
-      seed: 11,
-    });
+    previousId = previous.roundId;
+    roundId = current.roundId;
+    const [a, b] = await Promise.all([
+      waitForRound(forge.deps, previousId),
+      waitForRound(forge.deps, roundId),
+    ]);
+    assert.equal(a.status, 'completed');
+    assert.equal(b.status, 'completed');
+    assert.ok(b.accepted > 0, JSON.stringify(b.rejectedByReason));
+    const accepted = (
+      await svc.database.db.execute(
+        sql`SELECT id FROM tasks WHERE round_id = ${roundId} AND status = 'accepted' ORDER BY id`,
+      )
+    ).rows as { id: string }[];
+    const lines = accepted.flatMap((t, i) => [
+      JSON.stringify({ task_id: t.id, student_run_id: 'dash-a', success: i % 2, steps: 9 }),
+      JSON.stringify({ task_id: t.id, student_run_id: 'dash-b', success: 1, steps: 6 }),
+    ]);
+    const ingested = await ingestFeedback(svc.database, roundId, lines.join('\n'));
+    assert.ok(ingested.ok, JSON.stringify(ingested));
+
     app = createServer({
-      config: loadConfig(),
+      config: forge.config,
       database: svc.database,
       store: svc.store,
-      actions: serveActions,
+      actions: createActions({
+        config: forge.config,
+        database: svc.database,
+        store: svc.store,
+        temporal: forge.deps.temporal,
+      }),
     });
     address = await app.listen({ port: 0, host: '127.0.0.1' });
     browser = await chromium.launch({
@@ -70,13 +115,13 @@ describe('cost dashboard in headless Chromium', () => {
   after(async () => {
     await browser?.close();
     await app?.close();
-    if (seeded) await removeSeededRound(svc.database, svc.endpoints.s3, seeded);
-    if (previous) await removeSeededRound(svc.database, svc.endpoints.s3, previous);
+    await forge?.close();
+    await llm?.close();
     await closeTestServices();
   });
 
   test('the round overview shows the SQL aggregates', async () => {
-    const r = seeded.roundId;
+    const r = roundId;
     await page.goto(`${address}/#/rounds/${r}`);
     await ready();
     const raw = await one<{
@@ -101,6 +146,7 @@ describe('cost dashboard in headless Chromium', () => {
     assert.equal(await text('round-tokens-per-accepted'), formatInt(raw.tokens / raw.accepted));
     assert.equal(await text('round-acceptance-rate'), formatPercent(raw.accepted / raw.decided));
     assert.equal(await text('round-student-pass'), formatPercent(raw.pass));
+    assert.ok(raw.usd > 0, 'the priced endpoint billed the round');
 
     const nodes = (
       await svc.database.db.execute(
@@ -124,46 +170,59 @@ describe('cost dashboard in headless Chromium', () => {
       assert.equal((await row.locator('[data-col="tasks"]').textContent())?.trim(), formatInt(x.n));
     }
     // Both rounds appear in the round-over-round comparison.
-    const prev = page.locator(`[data-testid="compare-row"][data-key="${previous.roundId}"]`);
-    const prevUsd = await one<{ usd: number; accepted: number }>(sql`
-      SELECT (SELECT sum(usd) FROM llm_calls WHERE round_id = ${previous.roundId}) AS usd,
-        (SELECT count(*) FROM tasks WHERE round_id = ${previous.roundId} AND status = 'accepted')::int AS accepted`);
-    assert.equal(
-      (await prev.locator('[data-col="usdPerAccepted"]').textContent())?.trim(),
-      formatUsd(prevUsd.usd / prevUsd.accepted),
-    );
+    for (const id of [previousId, r]) {
+      const row = page.locator(`[data-testid="compare-row"][data-key="${id}"]`);
+      const sums = await one<{ usd: number; accepted: number }>(sql`
+        SELECT (SELECT sum(usd) FROM llm_calls WHERE round_id = ${id}) AS usd,
+          (SELECT count(*) FROM tasks WHERE round_id = ${id} AND status = 'accepted')::int AS accepted`);
+      assert.equal(
+        (await row.locator('[data-col="usdPerAccepted"]').textContent())?.trim(),
+        formatUsd(sums.accepted > 0 ? sums.usd / sums.accepted : null),
+      );
+    }
     assert.equal(await page.locator('[data-testid="spend-chart"] path').count(), 2);
 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: path.join(artifactsDir, 'dashboard.png'), fullPage: true });
   });
 
-  test('the skill table matches SQL, filters and sorts', async () => {
-    const r = seeded.roundId;
+  test('the skill table matches SQL, filters and sorts on the server', async () => {
+    const r = roundId;
+    await skillsShow('');
     const rows = page.getByTestId('skill-row');
-    assert.equal(await rows.count(), seeded.skillIds.length);
-    const skill = seeded.skillIds[5];
-    const raw = await one<{ usd: number; accepted: number }>(sql`
-      SELECT (SELECT sum(usd) FROM llm_calls WHERE round_id = ${r} AND skill_id = ${skill}) AS usd,
-        (SELECT count(*) FROM tasks WHERE round_id = ${r} AND skill_id = ${skill} AND status = 'accepted')::int AS accepted`);
-    await page.getByTestId('skill-filter').fill('skill-6');
-    assert.equal(await rows.count(), 1);
-    assert.equal(await rows.first().getAttribute('data-key'), skill);
-    assert.equal(
-      (await rows.first().locator('[data-col="usdPerAccepted"]').textContent())?.trim(),
-      formatUsd(raw.accepted > 0 ? raw.usd / raw.accepted : null),
-    );
-    await page.getByTestId('skill-filter').fill('thunderbird');
-    // Skills 4 (thunderbird) and 5 (calc + thunderbird) of the seed's app cycle.
-    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [
-      seeded.skillIds[3],
-      seeded.skillIds[4],
-    ]);
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [SUM, BACKUP]);
+    for (const skill of [SUM, BACKUP]) {
+      const raw = await one<{ usd: number; accepted: number; tasks: number; pass: number | null }>(sql`
+        SELECT (SELECT sum(usd) FROM llm_calls WHERE round_id = ${r} AND skill_id = ${skill}) AS usd,
+          (SELECT count(*) FROM tasks WHERE round_id = ${r} AND skill_id = ${skill} AND status = 'accepted')::int AS accepted,
+          (SELECT count(*) FROM tasks WHERE round_id = ${r} AND skill_id = ${skill})::int AS tasks,
+          (SELECT avg(s.success) FROM student_results s JOIN tasks t ON t.id = s.task_id
+            WHERE s.round_id = ${r} AND t.skill_id = ${skill})::float8 AS pass`);
+      const row = page.locator(`[data-testid="skill-row"][data-key="${skill}"]`);
+      const cell = async (col: string) => (await row.locator(`[data-col="${col}"]`).textContent())?.trim();
+      assert.equal(await cell('apps'), skill === SUM ? 'calc' : 'os');
+      assert.equal(await cell('tasks'), formatInt(raw.tasks));
+      assert.equal(await cell('usd'), formatUsd(raw.usd));
+      assert.equal(await cell('usdPerAccepted'), formatUsd(raw.accepted > 0 ? raw.usd / raw.accepted : null));
+      assert.equal(await cell('studentPassRate'), formatPercent(raw.pass));
+    }
+    // The filter matches skill ids and apps.
+    await page.getByTestId('skill-filter').fill('backup');
+    await skillsShow('backup');
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [BACKUP]);
+    await page.getByTestId('skill-filter').fill('calc');
+    await skillsShow('calc');
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [SUM]);
+    await page.getByTestId('skill-filter').fill('');
+    await skillsShow('');
     await page.locator('[data-testid="skills-table"] th[data-sort="usd"]').click();
+    await skillsShow('', 'usd', 'asc');
     await page.locator('[data-testid="skills-table"] th[data-sort="usd"]').click();
+    await skillsShow('', 'usd', 'desc');
     const usd = await page
       .locator('[data-testid="skill-row"] [data-col="usd"]')
       .evaluateAll((els) => els.map((e) => Number((e.textContent ?? '').replace(/[$,]/g, ''))));
+    assert.equal(usd.length, 2);
     assert.deepEqual(
       usd,
       [...usd].sort((a, b) => b - a),
@@ -194,13 +253,21 @@ describe('cost dashboard in headless Chromium', () => {
     assert.match(await text('task-setup'), /download/);
     const href = await page.getByTestId('temporal-link').getAttribute('href');
     assert.ok(
-      href?.endsWith(`/workflows/${encodeURIComponent(`round-${seeded.roundId}/skill-${raw.skill}`)}`),
+      href?.endsWith(`/workflows/${encodeURIComponent(`round-${roundId}/skill-${raw.skill}`)}`),
       href ?? '',
     );
-    const download = await page.getByTestId('artifact-link').first().getAttribute('href');
-    const res = await fetch(new URL(download!, address));
+    // The download is the artifact the package names, byte for byte (its sha256).
+    const download = new URL((await page.getByTestId('artifact-link').first().getAttribute('href'))!, address);
+    const res = await fetch(download);
     assert.equal(res.status, 200);
-    assert.deepEqual(Buffer.from(await res.arrayBuffer()), seeded.artifactBytes);
+    const detail = (await (await fetch(new URL(`/api/tasks/${taskId}`, address))).json()) as {
+      package: { artifacts: { role: string; vmPath: string; sha256: string }[] };
+    };
+    const named = detail.package.artifacts.find(
+      (a) => a.role === download.searchParams.get('role') && a.vmPath === download.searchParams.get('path'),
+    );
+    assert.ok(named, `the package lists ${download.search}`);
+    assert.equal(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex'), named.sha256);
     await page.screenshot({ path: path.join(artifactsDir, 'dashboard-task.png'), fullPage: true });
   });
 });

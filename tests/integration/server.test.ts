@@ -1,19 +1,22 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { serveActions } from '../../cli/commands/serve.ts';
 import { type Config, loadConfig } from '../../infra/config.ts';
 import { repoRoot } from '../../infra/paths.ts';
+import { createActions } from '../../server/actions.ts';
 import { createServer } from '../../server/createServer.ts';
 import { formatInt, formatPercent, formatUsd } from '../../server/public/format.js';
 import { removeSeededRound, type SeededRound, seedRound } from '../support/dashboardSeed.ts';
+import { waitFor } from '../support/roundQueries.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
+import { startTestForge, type TestForge } from '../support/workers.ts';
 
 const token = 'test-token-0123456789abcdef';
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} != ${b}`);
@@ -22,16 +25,23 @@ describe('HTTP API', () => {
   let svc: TestServices;
   let seeded: SeededRound;
   let running: SeededRound;
+  let forge: TestForge;
   let app: FastifyInstance;
   const servers: FastifyInstance[] = [];
+  const exportDirs: string[] = [];
 
+  /** A server whose actions start rounds on the test workers' own task queues. */
   const make = (env: Record<string, string>): FastifyInstance => {
-    const config: Config = loadConfig({ ...process.env, ...env });
+    const config: Config = loadConfig({
+      ...process.env,
+      FORGE_TASK_QUEUE_PREFIX: forge.config.FORGE_TASK_QUEUE_PREFIX,
+      ...env,
+    });
     const server = createServer({
       config,
       database: svc.database,
       store: svc.store,
-      actions: serveActions,
+      actions: createActions({ config, database: svc.database, store: svc.store, temporal: forge.deps.temporal }),
       eventIntervalMs: 100,
     });
     servers.push(server);
@@ -40,6 +50,7 @@ describe('HTTP API', () => {
 
   before(async () => {
     svc = await testServices();
+    forge = await startTestForge();
     seeded = await seedRound(svc.database, svc.store, { prefix: 'apitest', skills: 6, tasksPerSkill: 9 });
     running = await seedRound(svc.database, svc.store, {
       prefix: 'apilive',
@@ -52,6 +63,8 @@ describe('HTTP API', () => {
 
   after(async () => {
     for (const s of servers) await s.close();
+    for (const dir of exportDirs) rmSync(dir, { recursive: true, force: true });
+    await forge?.close();
     if (seeded) await removeSeededRound(svc.database, svc.endpoints.s3, seeded);
     if (running) await removeSeededRound(svc.database, svc.endpoints.s3, running);
     await closeTestServices();
@@ -181,24 +194,113 @@ describe('HTTP API', () => {
     assert.equal(exportMissing.statusCode, 404);
   });
 
-  test('valid, authorised actions reach the wired implementation', async () => {
+  test('a round started over the API runs on real Temporal; then cancel, feedback, plan and export', async () => {
     const auth = { authorization: `Bearer ${token}` };
-    const start = await app.inject({
-      method: 'POST',
-      url: '/api/rounds',
-      headers: auth,
-      payload: { tasksPerSkill: 2 },
+    const post = (url: string, payload: unknown) =>
+      app.inject({ method: 'POST', url, headers: auth, payload: payload as Record<string, unknown> });
+
+    const unknown = await post('/api/rounds', { skills: ['calc.no-such-skill'], tasksPerSkill: 1 });
+    assert.equal(unknown.statusCode, 400);
+    assert.match(unknown.json().error.message, /no skill matches "calc.no-such-skill"/);
+
+    // Tasks are deterministic per seed: a fresh one keeps them from being near-duplicates of earlier runs.
+    const start = await post('/api/rounds', {
+      skills: ['calc.formulas.sum-column'],
+      tasksPerSkill: 2,
+      seed: Date.now() % 1e9,
     });
-    assert.equal(start.statusCode, 501);
-    assert.match(start.json().error.message, /forge round start/);
-    const feedback = await app.inject({
-      method: 'POST',
-      url: `/api/rounds/${seeded.roundId}/feedback`,
-      body: `${JSON.stringify({ task_id: seeded.acceptedTaskId, student_run_id: 'r1', success: 1 })}\n`,
-      headers: { ...auth, 'content-type': 'application/x-ndjson' },
+    assert.equal(start.statusCode, 202, start.body);
+    const started = start.json() as { roundId: string; workflowId: string; tasks: number; skills: number };
+    assert.equal(started.tasks, 2);
+    assert.equal(started.skills, 1);
+    const roundId = started.roundId;
+    const again = await post('/api/rounds', { roundId, skills: ['calc.formulas.sum-column'] });
+    assert.equal(again.statusCode, 409);
+
+    const ended = await waitFor(
+      `round ${roundId} to end`,
+      async () => {
+        const { body } = await get(`/api/rounds/${roundId}`);
+        const round = body.round as { status: string; finishedAt: string | null };
+        return round.finishedAt ? (body as { round: typeof round; totals: Record<string, number> }) : undefined;
+      },
+      300_000,
+    );
+    assert.equal(ended.round.status, 'completed');
+    const [raw] = (
+      await svc.database.db.execute(sql`SELECT count(*)::int AS tasks,
+        count(*) FILTER (WHERE status = 'accepted')::int AS accepted FROM tasks WHERE round_id = ${roundId}`)
+    ).rows as { tasks: number; accepted: number }[];
+    assert.equal(raw.tasks, 2);
+    assert.equal(ended.totals.tasks, raw.tasks);
+    assert.equal(ended.totals.accepted, raw.accepted);
+    assert.ok(raw.accepted > 0, 'the round accepted a task');
+    // Tasks get their apps after they are created; the per-skill summary follows.
+    const skillRows = (await get(`/api/rounds/${roundId}/costs/skills`)).body.skills as {
+      key: string;
+      apps: string[];
+      tasks: number;
+    }[];
+    assert.deepEqual(skillRows, [
+      { ...skillRows[0], key: 'calc.formulas.sum-column', apps: ['calc'], tasks: 2 },
+    ]);
+
+    const cancel = await post(`/api/rounds/${roundId}/cancel`, {});
+    assert.equal(cancel.statusCode, 409);
+    assert.match(cancel.json().error.message, /already ended \(completed\)/);
+
+    const accepted = (
+      await svc.database.db.execute(
+        sql`SELECT id FROM tasks WHERE round_id = ${roundId} AND status = 'accepted' ORDER BY id`,
+      )
+    ).rows as { id: string }[];
+    const good = JSON.stringify({ task_id: accepted[0].id, student_run_id: 'api-1', success: 1, steps: 7 });
+    const feedback = (body: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/rounds/${roundId}/feedback`,
+        body,
+        headers: { ...auth, 'content-type': 'application/x-ndjson' },
+      });
+    const bad = await feedback(`${good}\n{"task_id": "not json"\n`);
+    assert.equal(bad.statusCode, 400);
+    const badError = bad.json().error as { code: string; message: string; issues: { line: number }[] };
+    assert.equal(badError.code, 'invalid_feedback');
+    assert.match(badError.message, /line 2: not JSON/);
+    assert.deepEqual(
+      badError.issues.map((i) => i.line),
+      [2],
+    );
+    const ok = await feedback(`${good}\n`);
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.equal(ok.json().imported, 1);
+    const pass = (await get(`/api/rounds/${roundId}`)).body.totals as { studentRuns: number };
+    assert.equal(pass.studentRuns, 1);
+
+    const plan = await get(`/api/rounds/plan?fromFeedbackRound=${roundId}&totalTasks=4`);
+    assert.equal(plan.status, 200, JSON.stringify(plan.body));
+    assert.equal(plan.body.fromRoundId, roundId);
+    assert.equal(plan.body.totalTasks, 4);
+    assert.ok(Object.keys(plan.body.allocation as Record<string, number>).length > 0);
+
+    const exp = await post('/api/exports', { roundId, format: 'osworld' });
+    assert.equal(exp.statusCode, 202, exp.body);
+    const job = exp.json() as { exportId: string; path: string; status: string };
+    exportDirs.push(job.path);
+    assert.equal(job.path, path.join(repoRoot, 'out', 'exports', job.exportId));
+    const done = await waitFor(`export ${job.exportId}`, async () => {
+      const { body } = await get(`/api/exports/${job.exportId}`);
+      return body.status === 'running' ? undefined : body;
     });
-    assert.equal(feedback.statusCode, 501);
-    assert.match(feedback.json().error.message, /forge feedback ingest/);
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    const report = done.report as { exported: number; selected: number };
+    assert.equal(report.selected, raw.accepted);
+    const index = JSON.parse(
+      readFileSync(path.join(job.path, 'evaluation_examples', 'test_all.json'), 'utf8'),
+    ) as Record<string, string[]>;
+    assert.equal(Object.values(index).flat().length, report.exported);
+    assert.ok(existsSync(path.join(job.path, 'export-report.json')));
+    assert.equal((await get('/api/exports/exp-no-such-export')).status, 404);
   });
 
   test('round totals equal direct SQL over the raw ledger and tasks', async () => {
@@ -329,6 +431,28 @@ describe('HTTP API', () => {
       else close(skills[i].studentPassRate!, s.pass);
       assert.match(skills[i].title, /^Seeded skill/);
     }
+
+    // The dashboard's page: sorted and filtered in SQL, counted before paging.
+    const byUsd = [...raw].sort((a, b) => b.usd - a.usd || a.key.localeCompare(b.key));
+    const page = (await get(`/api/rounds/${r}/costs/skills?sort=usd&order=desc&limit=2&offset=1`)).body as {
+      skills: { key: string }[];
+      total: number;
+    };
+    assert.equal(page.total, raw.length);
+    assert.deepEqual(
+      page.skills.map((s) => s.key),
+      byUsd.slice(1, 3).map((s) => s.key),
+    );
+    const filtered = (await get(`/api/rounds/${r}/costs/skills?q=THUNDERBIRD`)).body as {
+      skills: { key: string; apps: string[] }[];
+      total: number;
+    };
+    assert.deepEqual(
+      filtered.skills.map((s) => s.key),
+      [seeded.skillIds[3], seeded.skillIds[4]],
+    );
+    assert.equal(filtered.total, 2);
+    assert.equal((await get(`/api/rounds/${r}/costs/skills?sort=nope`)).status, 400);
 
     const apps = (
       await db.execute(sql`
@@ -613,7 +737,8 @@ describe('HTTP API', () => {
         (SELECT count(*) FROM llm_cost_minute WHERE round_id = ${temp.roundId})::int +
         (SELECT count(*) FROM task_status_rollup WHERE round_id = ${temp.roundId})::int +
         (SELECT count(*) FROM task_accepted_minute WHERE round_id = ${temp.roundId})::int +
-        (SELECT count(*) FROM student_result_rollup WHERE round_id = ${temp.roundId})::int AS n`)
+        (SELECT count(*) FROM student_result_rollup WHERE round_id = ${temp.roundId})::int +
+        (SELECT count(*) FROM skill_round_summary WHERE round_id = ${temp.roundId})::int AS n`)
     ).rows as { n: number }[];
     assert.equal(left.n, 0);
   });

@@ -4,8 +4,8 @@ import type { Db } from '../client.ts';
 
 /**
  * The cost and quality aggregates behind the dashboard, the HTTP API and `forge costs`: one source of
- * truth. They read the trigger-maintained rollups (migration 0002_cost_rollup_triggers), never the raw
- * ledger, so they stay fast at millions of llm_calls rows.
+ * truth. They read the trigger-maintained rollups (migrations 0005_cost_rollup_statement_triggers and
+ * 0007_skill_round_summary), never the raw ledger, so they stay fast at millions of llm_calls rows.
  *
  * Definitions:
  * - tokens = prompt + completion tokens (cached tokens are part of prompt, reasoning part of completion).
@@ -71,27 +71,18 @@ export interface RoundTotals {
 function roundTotalsQuery(where: SQL, limit: number): SQL {
   return sql`
     WITH r AS (SELECT * FROM rounds WHERE ${where} ORDER BY created_at DESC, id LIMIT ${limit}),
-    c AS (
-      SELECT round_id, sum(usd) AS usd, sum(prompt_tokens + completion_tokens) AS tokens, sum(calls) AS calls
-      FROM llm_cost_rollup WHERE round_id IN (SELECT id FROM r) GROUP BY round_id),
-    t AS (
-      SELECT round_id, sum(tasks) AS tasks,
-        coalesce(sum(tasks) FILTER (WHERE status = 'accepted'), 0) AS accepted,
-        coalesce(sum(tasks) FILTER (WHERE status = 'rejected'), 0) AS rejected,
-        coalesce(sum(tasks) FILTER (WHERE status = 'failed'), 0) AS failed,
-        coalesce(sum(tasks) FILTER (WHERE status = 'running'), 0) AS running,
-        coalesce(sum(tasks) FILTER (WHERE status = 'cancelled'), 0) AS cancelled
-      FROM task_status_rollup WHERE round_id IN (SELECT id FROM r) GROUP BY round_id),
-    s AS (
-      SELECT round_id, sum(runs) AS runs, sum(success_sum) AS success
-      FROM student_result_rollup WHERE round_id IN (SELECT id FROM r) GROUP BY round_id)
+    k AS (
+      SELECT round_id, sum(usd) AS usd, sum(tokens) AS tokens, sum(calls) AS calls, sum(tasks) AS tasks,
+        sum(accepted) AS accepted, sum(rejected) AS rejected, sum(failed) AS failed, sum(running) AS running,
+        sum(cancelled) AS cancelled, sum(runs) AS runs, sum(success_sum) AS success
+      FROM skill_round_summary WHERE round_id IN (SELECT id FROM r) GROUP BY round_id)
     SELECT r.id AS "roundId", r.status, r.kind, r.created_at AS "createdAt", r.finished_at AS "finishedAt",
-      r.budget_usd AS "budgetUsd", coalesce(c.usd, 0) AS usd, coalesce(c.tokens, 0) AS tokens,
-      coalesce(c.calls, 0) AS calls, coalesce(t.tasks, 0) AS tasks, coalesce(t.accepted, 0) AS accepted,
-      coalesce(t.rejected, 0) AS rejected, coalesce(t.failed, 0) AS failed, coalesce(t.running, 0) AS running,
-      coalesce(t.cancelled, 0) AS cancelled, coalesce(s.runs, 0) AS "studentRuns",
-      coalesce(s.success, 0) AS "studentSuccess"
-    FROM r LEFT JOIN c ON c.round_id = r.id LEFT JOIN t ON t.round_id = r.id LEFT JOIN s ON s.round_id = r.id
+      r.budget_usd AS "budgetUsd", coalesce(k.usd, 0) AS usd, coalesce(k.tokens, 0) AS tokens,
+      coalesce(k.calls, 0) AS calls, coalesce(k.tasks, 0) AS tasks, coalesce(k.accepted, 0) AS accepted,
+      coalesce(k.rejected, 0) AS rejected, coalesce(k.failed, 0) AS failed, coalesce(k.running, 0) AS running,
+      coalesce(k.cancelled, 0) AS cancelled, coalesce(k.runs, 0) AS "studentRuns",
+      coalesce(k.success, 0) AS "studentSuccess"
+    FROM r LEFT JOIN k ON k.round_id = r.id
     ORDER BY r.created_at DESC, r.id`;
 }
 
@@ -168,8 +159,7 @@ async function acceptedInRound(db: Db, roundId: string): Promise<number> {
   const [row] = await rows(
     db,
     z.object({ accepted: num }),
-    sql`SELECT coalesce(sum(tasks), 0) AS accepted FROM task_status_rollup
-        WHERE round_id = ${roundId} AND status = 'accepted'`,
+    sql`SELECT coalesce(sum(accepted), 0) AS accepted FROM skill_round_summary WHERE round_id = ${roundId}`,
   );
   return row?.accepted ?? 0;
 }
@@ -257,41 +247,84 @@ function toGroupCost(row: z.infer<typeof groupRow>): GroupCost {
   };
 }
 
-/**
- * Per skill of a round from the three rollups, combined with UNION ALL + one GROUP BY (a hash
- * aggregate) rather than joins, which the planner turned into nested loops at thousands of skills.
- */
+/** Per skill of a round: one summary row each (migration skill_round_summary). */
 function perSkillQuery(roundId: string): SQL {
   return sql`
-    SELECT skill_id, coalesce(min(apps), '{}') AS apps, sum(tasks) AS tasks, sum(accepted) AS accepted,
-      sum(rejected) AS rejected, sum(failed) AS failed, sum(usd) AS usd, sum(tokens) AS tokens, sum(calls) AS calls,
-      sum(runs) AS runs, sum(success_sum) AS success_sum
-    FROM (
-      SELECT skill_id, apps, tasks, CASE WHEN status = 'accepted' THEN tasks ELSE 0 END AS accepted,
-        CASE WHEN status = 'rejected' THEN tasks ELSE 0 END AS rejected,
-        CASE WHEN status = 'failed' THEN tasks ELSE 0 END AS failed,
-        0::float8 AS usd, 0::bigint AS tokens, 0::bigint AS calls, 0::bigint AS runs, 0::float8 AS success_sum
-      FROM task_status_rollup WHERE round_id = ${roundId}
-      UNION ALL
-      SELECT skill_id, NULL, 0, 0, 0, 0, usd, prompt_tokens + completion_tokens, calls, 0, 0
-      FROM llm_cost_rollup WHERE round_id = ${roundId}
-      UNION ALL
-      SELECT skill_id, NULL, 0, 0, 0, 0, 0, 0, 0, runs, success_sum
-      FROM student_result_rollup WHERE round_id = ${roundId}) x
-    GROUP BY skill_id`;
+    SELECT skill_id, coalesce(apps, '{}') AS apps, tasks, accepted, rejected, failed, usd, tokens, calls, runs,
+      success_sum
+    FROM skill_round_summary WHERE round_id = ${roundId}`;
 }
 
-/** Per skill: tasks, acceptance, USD per accepted task and student pass rate. */
+const skillColumns = sql`p.skill_id AS key, k.title, p.apps, p.tasks, p.accepted, p.rejected, p.failed, p.usd,
+  p.tokens, p.calls, p.runs AS "studentRuns", p.success_sum AS "studentSuccess"`;
+
+/** Per skill: tasks, acceptance, USD per accepted task and student pass rate; every skill of the round. */
 export async function costBySkill(db: Db, roundId: string): Promise<GroupCost[]> {
   const list = await rows(
     db,
     groupRow,
-    sql`SELECT p.skill_id AS key, k.title, p.apps, p.tasks, p.accepted, p.rejected, p.failed, p.usd, p.tokens,
-          p.calls, p.runs AS "studentRuns", p.success_sum AS "studentSuccess"
-        FROM (${perSkillQuery(roundId)}) p LEFT JOIN skills k ON k.id = p.skill_id
+    sql`SELECT ${skillColumns} FROM (${perSkillQuery(roundId)}) p LEFT JOIN skills k ON k.id = p.skill_id
         ORDER BY p.skill_id`,
   );
   return list.map(toGroupCost);
+}
+
+/** The columns the skill table sorts by, as SQL over the summary (ratios NULL when undefined). */
+const skillSorts = {
+  key: sql`p.skill_id`,
+  apps: sql`array_to_string(p.apps, ',')`,
+  tasks: sql`p.tasks`,
+  accepted: sql`p.accepted`,
+  acceptanceRate: sql`p.accepted::float8 / nullif(p.accepted + p.rejected + p.failed, 0)`,
+  usd: sql`p.usd`,
+  usdPerAccepted: sql`p.usd / nullif(p.accepted, 0)`,
+  studentPassRate: sql`p.success_sum / nullif(p.runs, 0)`,
+} as const;
+export type SkillSort = keyof typeof skillSorts;
+export const skillSortKeys = Object.keys(skillSorts) as [SkillSort, ...SkillSort[]];
+
+export interface SkillPageOptions {
+  sort: SkillSort;
+  order: 'asc' | 'desc';
+  /** Case-insensitive substring of the skill id, one of its apps or its title. */
+  filter?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of the skill table, sorted and filtered in SQL: a round can run 10,000 skills and the
+ * page shows a few hundred. `total` counts the skills that pass the filter.
+ */
+export async function skillCostPage(
+  db: Db,
+  roundId: string,
+  opts: SkillPageOptions,
+): Promise<{ skills: GroupCost[]; total: number }> {
+  const like = opts.filter ? `%${opts.filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const where = like
+    ? sql`WHERE p.skill_id ILIKE ${like} OR array_to_string(p.apps, ',') ILIKE ${like} OR k.title ILIKE ${like}`
+    : sql``;
+  const direction = opts.order === 'desc' ? sql`DESC` : sql`ASC`;
+  const list = await rows(
+    db,
+    groupRow.extend({ total: num }),
+    sql`SELECT ${skillColumns}, count(*) OVER () AS total
+        FROM (${perSkillQuery(roundId)}) p LEFT JOIN skills k ON k.id = p.skill_id ${where}
+        ORDER BY ${skillSorts[opts.sort]} ${direction} NULLS LAST, p.skill_id
+        LIMIT ${opts.limit} OFFSET ${opts.offset}`,
+  );
+  let total = list[0]?.total ?? 0;
+  if (list.length === 0 && opts.offset > 0) {
+    // Past the last page: the window count has no row to ride on.
+    const [row] = await rows(
+      db,
+      z.object({ total: num }),
+      sql`SELECT count(*) AS total FROM (${perSkillQuery(roundId)}) p LEFT JOIN skills k ON k.id = p.skill_id ${where}`,
+    );
+    total = row?.total ?? 0;
+  }
+  return { skills: list.map(({ total: _, ...row }) => toGroupCost(row)), total };
 }
 
 /** Per application; a skill spanning several apps counts in full under each of them. */

@@ -1,0 +1,320 @@
+/**
+ * A generation round with the offline model on the real Temporal, MinIO and Postgres, workers in this
+ * process on task queues of their own. Prints accepted tasks per second, p50/p95 task latency
+ * (tasks.started_at → finished_at), tokens per accepted task by node (rejected tasks' calls included),
+ * USD per accepted task at real models' prices, and peak RSS of the worker process and of its
+ * LibreOffice children. Usage: npm run bench:round (the dev stack must be up: ./bin/forge dev up).
+ *
+ * Knobs (env): BENCH_VARIANT all | no-office | both (default both: every skill, then OS/Thunderbird
+ * skills only), BENCH_RUNS (3), BENCH_TASKS_PER_SKILL (1), BENCH_WINDOW (skill workflows at once, 80),
+ * BENCH_TASK_CONCURRENCY (tasks at once per skill, 2), BENCH_SKILLS (comma-separated ids/globs,
+ * replaces the variant's selection), and every FORGE_* setting of infra/config.ts, e.g.
+ * FORGE_OFFICE_BATCH_SIZE, FORGE_OFFICE_BATCH_WAIT_MS, FORGE_PREPARE_QUEUE_CONCURRENCY.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { loadPriceTable, type PriceTable, priceCall } from '../activities/llm/prices.ts';
+import { waitForRound } from '../infra/rounds/control.ts';
+import { startRound } from '../infra/rounds/start.ts';
+import { startTestForge, type TestForge } from '../tests/support/workers.ts';
+
+const knobs = z
+  .object({
+    BENCH_VARIANT: z.enum(['all', 'no-office', 'both']).default('both'),
+    BENCH_RUNS: z.coerce.number().int().min(1).max(20).default(3),
+    BENCH_TASKS_PER_SKILL: z.coerce.number().int().min(1).max(1000).default(1),
+    BENCH_WINDOW: z.coerce.number().int().min(1).max(1000).default(80),
+    BENCH_TASK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    BENCH_SKILLS: z.string().optional(),
+  })
+  .parse(process.env);
+
+/** Skills whose tasks carry no office document: the round never calls LibreOffice for them. */
+const NO_OFFICE = ['os.*', 'thunderbird.*', 'multi.os-thunderbird.*'];
+const PRICED_MODELS = ['gpt-4.1-mini', 'gpt-4o-mini', 'gpt-5-mini'] as const;
+const REFERENCE = { tokens: 85_000, usd: 0.158, agentLoopTokens: 1_276_000 };
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function median(values: number[]): number {
+  const s = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** RSS in bytes of every descendant of `root` (soffice and its helpers), read from /proc. */
+function descendantsRss(root: number): number {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after the parenthesised command: state ppid … rss is field 24 (pages).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(entry), Number(fields[1]));
+      rss.set(Number(entry), Number(fields[21]) * 4096);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    let p = parent.get(pid);
+    while (p !== undefined && p > 1 && p !== root) p = parent.get(p);
+    if (p === root) total += bytes;
+  }
+  return total;
+}
+
+class RssSampler {
+  peakSelf = 0;
+  peakChildren = 0;
+  private timer: NodeJS.Timeout;
+  constructor(intervalMs = 250) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+  }
+  private sample(): void {
+    this.peakSelf = Math.max(this.peakSelf, process.memoryUsage().rss);
+    this.peakChildren = Math.max(this.peakChildren, descendantsRss(process.pid));
+  }
+  stop(): void {
+    clearInterval(this.timer);
+    this.sample();
+  }
+}
+
+type NodeTokens = {
+  node: string;
+  calls: number;
+  prompt: number;
+  cached: number;
+  completion: number;
+};
+
+interface RunResult {
+  roundId: string;
+  skills: number;
+  planned: number;
+  accepted: number;
+  rejected: number;
+  failed: number;
+  rejectedByReason: Record<string, number>;
+  wallSeconds: number;
+  acceptedPerSecond: number;
+  latencyAccepted: { p50: number; p95: number };
+  latencyAll: { p50: number; p95: number };
+  /** Seconds from the round's start to its first task, and between successive skills' first tasks. */
+  firstTaskSeconds: number;
+  skillStartGapSeconds: number;
+  nodes: NodeTokens[];
+  cacheHits: number;
+  tokensPerAccepted: number;
+  usdPerAccepted: Record<string, number>;
+  peakRssMiB: number;
+  peakChildrenRssMiB: number;
+}
+
+async function runOnce(forge: TestForge, prices: PriceTable, skills: string[]): Promise<RunResult> {
+  const { db } = forge.runtime.database;
+  const seed = Math.floor(Date.now() % 1e9); // fresh: near-duplicates of earlier tasks are rejected
+  const sampler = new RssSampler();
+  const t0 = performance.now();
+  const started = await startRound(forge.deps, {
+    skills,
+    tasksPerSkill: knobs.BENCH_TASKS_PER_SKILL,
+    window: knobs.BENCH_WINDOW,
+    taskConcurrency: knobs.BENCH_TASK_CONCURRENCY,
+    seed,
+  });
+  const progress = await waitForRound(forge.deps, started.roundId);
+  const wallSeconds = (performance.now() - t0) / 1000;
+  sampler.stop();
+  if (progress.status !== 'completed') throw new Error(`round ${started.roundId} ended ${progress.status}`);
+
+  const latencies = (
+    await db.execute<{ status: string; ms: number }>(sql`
+      SELECT status, extract(epoch FROM finished_at - started_at)::float8 * 1000 AS ms
+      FROM tasks WHERE round_id = ${started.roundId} AND finished_at IS NOT NULL`)
+  ).rows;
+  const [span] = (
+    await db.execute<{ first: number; gap: number }>(sql`
+      WITH s AS (SELECT skill_id, min(started_at) AS at FROM tasks WHERE round_id = ${started.roundId} GROUP BY skill_id)
+      SELECT extract(epoch FROM min(s.at) - r.created_at)::float8 AS first,
+        coalesce(extract(epoch FROM max(s.at) - min(s.at))::float8 / nullif(count(*) - 1, 0), 0) AS gap
+      FROM s, rounds r WHERE r.id = ${started.roundId} GROUP BY r.created_at`)
+  ).rows;
+  const acc = latencies
+    .filter((l) => l.status === 'accepted')
+    .map((l) => l.ms)
+    .sort((a, b) => a - b);
+  const all = latencies.map((l) => l.ms).sort((a, b) => a - b);
+  // Cache hits were answered without a provider call: a real model would not bill them.
+  const nodes = (
+    await db.execute<NodeTokens>(sql`
+      SELECT node_id AS node, count(*)::int AS calls, sum(prompt_tokens)::int AS prompt,
+        sum(cached_tokens)::int AS cached, sum(completion_tokens)::int AS completion
+      FROM llm_calls WHERE round_id = ${started.roundId} AND NOT cache_hit
+      GROUP BY node_id ORDER BY node_id`)
+  ).rows;
+  const [{ hits }] = (
+    await db.execute<{ hits: number }>(
+      sql`SELECT count(*)::int AS hits FROM llm_calls WHERE round_id = ${started.roundId} AND cache_hit`,
+    )
+  ).rows;
+  const accepted = progress.accepted;
+  const at = new Date();
+  const usdPerAccepted: Record<string, number> = {};
+  for (const model of PRICED_MODELS) {
+    const usd = nodes.reduce(
+      (sum, n) =>
+        sum +
+        priceCall(
+          prices,
+          model,
+          { promptTokens: n.prompt, cachedTokens: n.cached, completionTokens: n.completion },
+          at,
+        ).usd,
+      0,
+    );
+    usdPerAccepted[model] = accepted > 0 ? usd / accepted : Number.NaN;
+  }
+  const tokens = nodes.reduce((s, n) => s + n.prompt + n.completion, 0);
+  return {
+    roundId: started.roundId,
+    skills: started.skills,
+    planned: started.tasks,
+    accepted,
+    rejected: progress.rejected,
+    failed: progress.failed,
+    rejectedByReason: progress.rejectedByReason,
+    wallSeconds,
+    acceptedPerSecond: accepted / wallSeconds,
+    latencyAccepted: { p50: percentile(acc, 50), p95: percentile(acc, 95) },
+    latencyAll: { p50: percentile(all, 50), p95: percentile(all, 95) },
+    firstTaskSeconds: span?.first ?? Number.NaN,
+    skillStartGapSeconds: span?.gap ?? Number.NaN,
+    nodes,
+    cacheHits: hits,
+    tokensPerAccepted: accepted > 0 ? tokens / accepted : Number.NaN,
+    usdPerAccepted,
+    peakRssMiB: sampler.peakSelf / 2 ** 20,
+    peakChildrenRssMiB: sampler.peakChildren / 2 ** 20,
+  };
+}
+
+const fmt = (n: number, digits = 0) =>
+  Number.isNaN(n)
+    ? 'n/a'
+    : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function report(variant: string, runs: RunResult[]): string {
+  const m = (f: (r: RunResult) => number) => median(runs.map(f));
+  const tokens = m((r) => r.tokensPerAccepted);
+  const usd41 = m((r) => r.usdPerAccepted['gpt-4.1-mini']);
+  const nodeNames = [...new Set(runs.flatMap((r) => r.nodes.map((n) => n.node)))].sort();
+  const perNode = (r: RunResult, node: string, f: (n: NodeTokens) => number) => {
+    const n = r.nodes.find((x) => x.node === node);
+    return n && r.accepted > 0 ? f(n) / r.accepted : 0;
+  };
+  const reasons: Record<string, number> = {};
+  for (const r of runs)
+    for (const [k, v] of Object.entries(r.rejectedByReason)) reasons[k] = (reasons[k] ?? 0) + v;
+  const lines = [
+    `## ${variant}: ${runs[0].skills} skills × ${knobs.BENCH_TASKS_PER_SKILL} task(s), window ${knobs.BENCH_WINDOW}, task concurrency ${knobs.BENCH_TASK_CONCURRENCY}; ${runs.length} run(s), median`,
+    '',
+    `runs: ${runs.map((r) => `${r.roundId} (${r.accepted}/${r.planned} accepted in ${r.wallSeconds.toFixed(1)} s)`).join('; ')}`,
+    `rejected (all runs): ${Object.keys(reasons).length ? JSON.stringify(reasons) : 'none'}; failed: ${runs.reduce((s, r) => s + r.failed, 0)}; cache hits: ${runs.reduce((s, r) => s + r.cacheHits, 0)}`,
+    '',
+    '| metric | median | runs |',
+    '|---|---:|---:|',
+    `| accepted tasks / s (wall, start → round result) | ${fmt(
+      m((r) => r.acceptedPerSecond),
+      2,
+    )} | ${runs.map((r) => fmt(r.acceptedPerSecond, 2)).join(', ')} |`,
+    `| task latency p50 / p95, accepted (s) | ${fmt(m((r) => r.latencyAccepted.p50) / 1000, 1)} / ${fmt(m((r) => r.latencyAccepted.p95) / 1000, 1)} | ${runs.map((r) => `${fmt(r.latencyAccepted.p50 / 1000, 1)}/${fmt(r.latencyAccepted.p95 / 1000, 1)}`).join(', ')} |`,
+    `| task latency p50 / p95, all finished (s) | ${fmt(m((r) => r.latencyAll.p50) / 1000, 1)} / ${fmt(m((r) => r.latencyAll.p95) / 1000, 1)} | ${runs.map((r) => `${fmt(r.latencyAll.p50 / 1000, 1)}/${fmt(r.latencyAll.p95 / 1000, 1)}`).join(', ')} |`,
+    `| round start → first task (s) | ${fmt(
+      m((r) => r.firstTaskSeconds),
+      1,
+    )} | ${runs.map((r) => fmt(r.firstTaskSeconds, 1)).join(', ')} |`,
+    `| mean gap between successive skills' first tasks (s) | ${fmt(
+      m((r) => r.skillStartGapSeconds),
+      2,
+    )} | ${runs.map((r) => fmt(r.skillStartGapSeconds, 2)).join(', ')} |`,
+    `| tokens / accepted task (prompt + completion) | ${fmt(tokens)} | ${runs.map((r) => fmt(r.tokensPerAccepted)).join(', ')} |`,
+    ...nodeNames.map(
+      (node) =>
+        `| — node \`${node}\`: prompt + completion / accepted | ${fmt(m((r) => perNode(r, node, (n) => n.prompt)))} + ${fmt(m((r) => perNode(r, node, (n) => n.completion)))} | ${runs.map((r) => fmt(perNode(r, node, (n) => n.prompt + n.completion))).join(', ')} |`,
+    ),
+    ...PRICED_MODELS.map(
+      (model) =>
+        `| USD / accepted task at ${model} prices | $${fmt(
+          m((r) => r.usdPerAccepted[model]),
+          5,
+        )} | ${runs.map((r) => fmt(r.usdPerAccepted[model], 5)).join(', ')} |`,
+    ),
+    `| peak worker RSS (node process, MiB) | ${fmt(m((r) => r.peakRssMiB))} | ${runs.map((r) => fmt(r.peakRssMiB)).join(', ')} |`,
+    `| peak RSS of child processes (soffice, MiB) | ${fmt(m((r) => r.peakChildrenRssMiB))} | ${runs.map((r) => fmt(r.peakChildrenRssMiB)).join(', ')} |`,
+    '',
+    `vs the Mage-CUA-Forge report (${fmt(REFERENCE.tokens)} tokens, $${REFERENCE.usd} per task): ${fmt(REFERENCE.tokens / tokens, 1)}× fewer tokens, ${fmt(REFERENCE.usd / usd41, 1)}× cheaper at gpt-4.1-mini; vs an open-ended agent loop (${fmt(REFERENCE.agentLoopTokens)} tokens): ${fmt(REFERENCE.agentLoopTokens / tokens)}× fewer tokens`,
+    `targets: ≥ 5 accepted tasks/s ${m((r) => r.acceptedPerSecond) >= 5 ? 'met' : 'MISSED'}; ≤ 10,000 tokens per accepted task ${tokens <= 10_000 ? 'met' : 'MISSED'}`,
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const variants: { name: string; skills: string[] }[] = knobs.BENCH_SKILLS
+    ? [{ name: 'selected skills', skills: knobs.BENCH_SKILLS.split(',').map((s) => s.trim()) }]
+    : [
+        ...(knobs.BENCH_VARIANT !== 'no-office' ? [{ name: 'all skills', skills: [] }] : []),
+        ...(knobs.BENCH_VARIANT !== 'all'
+          ? [{ name: 'no office files (OS, Thunderbird)', skills: NO_OFFICE }]
+          : []),
+      ];
+  const loadBefore = os.loadavg();
+  const forge = await startTestForge();
+  const prices = loadPriceTable(forge.config);
+  const sections: string[] = [];
+  try {
+    for (const v of variants) {
+      const runs: RunResult[] = [];
+      for (let i = 0; i < knobs.BENCH_RUNS; i++) {
+        const r = await runOnce(forge, prices, v.skills);
+        log(
+          `${v.name} run ${i + 1}/${knobs.BENCH_RUNS}: ${r.accepted}/${r.planned} accepted in ${r.wallSeconds.toFixed(1)} s, ${fmt(r.tokensPerAccepted)} tokens/accepted, load ${os
+            .loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')}`,
+        );
+        runs.push(r);
+      }
+      sections.push(report(v.name, runs));
+    }
+  } finally {
+    await forge.close();
+  }
+  const c = forge.config;
+  const header = [
+    `bench:round — offline model, ${os.cpus().length} cores, node ${process.version}; load average before ${loadBefore
+      .map((l) => l.toFixed(2))
+      .join(' ')}, after ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+    `settings: FORGE_OFFICE_BATCH_SIZE=${c.FORGE_OFFICE_BATCH_SIZE} FORGE_OFFICE_BATCH_WAIT_MS=${c.FORGE_OFFICE_BATCH_WAIT_MS} FORGE_PREPARE_QUEUE_CONCURRENCY=${c.FORGE_PREPARE_QUEUE_CONCURRENCY} FORGE_OFFICE_QUEUE_CONCURRENCY=${c.FORGE_OFFICE_QUEUE_CONCURRENCY} FORGE_LLM_QUEUE_CONCURRENCY=${c.FORGE_LLM_QUEUE_CONCURRENCY}`,
+  ];
+  process.stdout.write(`${[...header, '', ...sections].join('\n\n')}\n`);
+}
+
+await main();

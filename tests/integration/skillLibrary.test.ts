@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { loadavg } from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import { and, eq, inArray } from 'drizzle-orm';
+import { taskArtifacts, tasks } from '../../infra/db/schema.ts';
+import { waitForRound } from '../../infra/rounds/control.ts';
+import { startRound } from '../../infra/rounds/start.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { startTestForge, type TestForge } from '../support/workers.ts';
+
+const TASKS_PER_SKILL = 3;
+
+/**
+ * LibreOffice round trips dominate: bigger, slightly longer-waiting batches mean fewer soffice
+ * starts. The batcher reads its settings from the process environment, the workers from `env`.
+ */
+const officeEnv = {
+  FORGE_OFFICE_BATCH_SIZE: '48',
+  FORGE_OFFICE_BATCH_WAIT_MS: '400',
+  FORGE_OFFICE_QUEUE_CONCURRENCY: '64',
+  FORGE_PREPARE_QUEUE_CONCURRENCY: '8',
+};
+
+type TaskRow = Pick<
+  typeof tasks.$inferSelect,
+  'id' | 'skillId' | 'taskIndex' | 'status' | 'instruction' | 'rejectReason' | 'rejectNode' | 'rejectDetail'
+>;
+
+/** Each task's initial artifacts as one fingerprint: home path and content hash (keys are content-addressed). */
+async function initialFingerprints(forge: TestForge, taskIds: string[]): Promise<Map<string, string>> {
+  const rows = await forge.runtime.database.db
+    .select({ taskId: taskArtifacts.taskId, vmPath: taskArtifacts.vmPath, key: taskArtifacts.key })
+    .from(taskArtifacts)
+    .where(and(inArray(taskArtifacts.taskId, taskIds), eq(taskArtifacts.role, 'initial')));
+  const parts = new Map<string, string[]>();
+  for (const r of rows) {
+    const sha = r.key.split('/').pop()!;
+    parts.set(r.taskId, [...(parts.get(r.taskId) ?? []), `${r.vmPath}=${sha}`]);
+  }
+  return new Map([...parts].map(([id, p]) => [id, p.sort().join('\n')]));
+}
+
+function describeTask(t: TaskRow): string {
+  const why = t.status === 'accepted' ? '' : ` ${t.rejectReason ?? '?'} at ${t.rejectNode ?? '?'}: ${t.rejectDetail ?? ''}`;
+  return `    #${t.taskIndex} ${t.status}${why}`;
+}
+
+describe('the whole skill library in one generation round (offline model)', () => {
+  let forge: TestForge;
+  const saved: Record<string, string | undefined> = {};
+  before(async () => {
+    for (const [k, v] of Object.entries(officeEnv)) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
+    forge = await startTestForge(officeEnv);
+  });
+  after(async () => {
+    await forge?.close();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+
+  test('every skill: 3 tasks accepted by the full verification, distinct instructions and initial files', async () => {
+    const library = loadSkillLibrary();
+    const ids = [...library.keys()].sort();
+    const started = Date.now();
+    const load = loadavg();
+    const { roundId } = await startRound(forge.deps, {
+      allocation: Object.fromEntries(ids.map((id) => [id, TASKS_PER_SKILL])),
+      window: 16,
+      taskConcurrency: TASKS_PER_SKILL,
+      // Tasks are deterministic per seed and near-duplicates of earlier accepted tasks are rejected.
+      seed: Date.now() % 1e9,
+      // A broken skill must show up in the report below, not pause the round.
+      pauseRejectRate: 1,
+    });
+    const progress = await waitForRound(forge.deps, roundId);
+    const seconds = (Date.now() - started) / 1000;
+
+    const rows: TaskRow[] = await forge.runtime.database.db
+      .select({
+        id: tasks.id,
+        skillId: tasks.skillId,
+        taskIndex: tasks.taskIndex,
+        status: tasks.status,
+        instruction: tasks.instruction,
+        rejectReason: tasks.rejectReason,
+        rejectNode: tasks.rejectNode,
+        rejectDetail: tasks.rejectDetail,
+      })
+      .from(tasks)
+      .where(eq(tasks.roundId, roundId));
+    const accepted = rows.filter((r) => r.status === 'accepted');
+    const fingerprints = await initialFingerprints(
+      forge,
+      accepted.map((r) => r.id),
+    );
+
+    const failures: string[] = [];
+    for (const id of ids) {
+      const mine = rows.filter((r) => r.skillId === id).sort((a, b) => a.taskIndex - b.taskIndex);
+      const ok = mine.filter((r) => r.status === 'accepted');
+      const problems: string[] = [];
+      if (ok.length !== TASKS_PER_SKILL) problems.push(`${ok.length}/${TASKS_PER_SKILL} accepted`);
+      if (new Set(ok.map((r) => r.instruction)).size !== ok.length) problems.push('instructions repeat');
+      const prints = ok.map((r) => fingerprints.get(r.id));
+      if (prints.some((p) => !p)) problems.push('an accepted task has no initial artifacts');
+      if (new Set(prints).size !== ok.length) problems.push('initial artifacts repeat');
+      if (problems.length > 0) failures.push(`  ${id}: ${problems.join('; ')}\n${mine.map(describeTask).join('\n')}`);
+    }
+
+    const perApp: Record<string, number> = {};
+    for (const { spec } of library.values()) {
+      const key = spec.apps.length > 1 ? 'multi' : spec.apps[0]!;
+      perApp[key] = (perApp[key] ?? 0) + 1;
+    }
+    const multiShare = (perApp.multi ?? 0) / ids.length;
+    console.log(
+      [
+        `round ${roundId}: ${ids.length} skills, ${rows.length} tasks, ${accepted.length} accepted, ${progress.status}`,
+        `wall time ${seconds.toFixed(1)} s; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, at end ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+        `skills per app ${JSON.stringify(perApp)}; multi-app share ${(100 * multiShare).toFixed(1)}%`,
+      ].join('\n'),
+    );
+    if (failures.length > 0) console.log(`failing skills:\n${failures.join('\n')}`);
+
+    assert.equal(progress.status, 'completed');
+    assert.deepEqual(failures, [], `${failures.length} skills failed (details above)`);
+    assert.equal(accepted.length, ids.length * TASKS_PER_SKILL);
+  });
+});
