@@ -9,6 +9,7 @@ import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/client.ts';
 import { repoRoot } from '../infra/paths.ts';
 import { cancelRound } from '../infra/rounds/control.ts';
+import { RoundRequestError } from '../infra/rounds/errors.ts';
 import { startRound } from '../infra/rounds/start.ts';
 import { ingestFeedback } from '../taxonomy/feedback.ts';
 import { planFromFeedback } from '../taxonomy/plan.ts';
@@ -40,14 +41,13 @@ export interface ExportJob {
 
 /**
  * The implementations behind the API's mutating routes, failing with the status the client should
- * see: bad input 400, unknown things 404, a round that exists or has ended 409. The engine functions
- * throw plain errors; `classify` maps the ones that are the caller's fault by their message.
+ * see: bad input 400, unknown things 404, a round that exists or has ended 409.
  */
-const clientErrors: { pattern: RegExp; status: number; code: string }[] = [
-  { pattern: /already exists|already ended/, status: 409, code: 'conflict' },
-  { pattern: /does not exist/, status: 404, code: 'not_found' },
-  { pattern: /no skill matches|unknown skill|selects no skills/, status: 400, code: 'invalid_request' },
-];
+const statusOfKind = {
+  invalid: [400, 'invalid_request'],
+  not_found: [404, 'not_found'],
+  conflict: [409, 'conflict'],
+} as const;
 
 function classify(err: unknown): unknown {
   if (err instanceof ApiError) return err;
@@ -55,9 +55,9 @@ function classify(err: unknown): unknown {
     const summary = err.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
     return new ApiError(400, 'invalid_request', `invalid request: ${summary}`, err.issues);
   }
-  if (err instanceof Error) {
-    const known = clientErrors.find((c) => c.pattern.test(err.message));
-    if (known) return new ApiError(known.status, known.code, err.message);
+  if (err instanceof RoundRequestError) {
+    const [status, code] = statusOfKind[err.kind];
+    return new ApiError(status, code, err.message);
   }
   return err;
 }
@@ -173,7 +173,8 @@ export function createActions(deps: ActionDeps): ServerActions {
             baseUrl: config.FORGE_EXPORT_BASE_URL,
           },
         ).then(
-          (report) => Object.assign(job, { status: 'completed', report, finishedAt: new Date().toISOString() }),
+          (report) =>
+            Object.assign(job, { status: 'completed', report, finishedAt: new Date().toISOString() }),
           (err: unknown) =>
             Object.assign(job, {
               status: 'failed',

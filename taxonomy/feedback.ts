@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../infra/db/client.ts';
 import { rounds, studentResults, tasks } from '../infra/db/schema.ts';
+import { RoundRequestError } from '../infra/rounds/errors.ts';
 
 /** One line of a feedback file (docs/feedback-format.md). */
 export const feedbackLineSchema = z
@@ -50,7 +51,7 @@ export async function ingestFeedback(
 ): Promise<IngestResult> {
   const { db } = database;
   const round = (await db.select({ id: rounds.id }).from(rounds).where(eq(rounds.id, roundId)))[0];
-  if (!round) throw new Error(`round ${roundId} does not exist`);
+  if (!round) throw new RoundRequestError(`round ${roundId} does not exist`, 'not_found');
   const errors: FeedbackProblem[] = [];
   const parsed: { line: number; value: FeedbackLine }[] = [];
   const seen = new Map<string, number>();

@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
 import { expansionRuns, roundSkills, rounds } from '../infra/db/schema.ts';
+import { RoundRequestError } from '../infra/rounds/errors.ts';
 import { type AllocationEntry, type AllocationInput, allocate, allocationDefaults } from './allocate.ts';
 import { roundStats } from './stats.ts';
 import { getTaxonomy, latestTaxonomy } from './store.ts';
@@ -33,7 +34,7 @@ export async function planTaxonomyVersion(database: Database, roundId: string): 
   const round = (
     await db.select({ v: rounds.taxonomyVersion }).from(rounds).where(eq(rounds.id, roundId))
   )[0];
-  if (!round) throw new Error(`round ${roundId} does not exist`);
+  if (!round) throw new RoundRequestError(`round ${roundId} does not exist`, 'not_found');
   if (round.v) return round.v;
   const latest = await latestTaxonomy(database);
   if (!latest) throw new Error('no taxonomy version is recorded yet: run forge taxonomy show once');

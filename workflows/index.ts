@@ -2,3 +2,4 @@
 export { generationRound } from './round.ts';
 export { skillWorkflow } from './skill.ts';
 export { taxonomyExpansion } from './taxonomyExpansion.ts';
+export { exportPackWorkflow } from './exportPack.ts';

@@ -4,9 +4,9 @@ import { openDatabase } from '../../infra/db/client.ts';
 import {
   costByModel,
   costByNode,
-  costBySkill,
   rejectReasons,
   roundTotals,
+  skillCostPage,
   type Usage,
 } from '../../infra/db/queries/costs.ts';
 import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
@@ -73,11 +73,17 @@ export function register(program: Command): void {
         const { db } = database;
         const totals = await roundTotals(db, roundId);
         if (!totals) throw new Error(`round ${roundId} not found`);
-        const [byNode, byModel, reasons, skills] = await Promise.all([
+        const [byNode, byModel, reasons, { skills, total: skillCount }] = await Promise.all([
           costByNode(db, roundId),
           costByModel(db, roundId),
           rejectReasons(db, roundId),
-          costBySkill(db, roundId),
+          // Most expensive first, sorted and cut in SQL: a round can run thousands of skills.
+          skillCostPage(db, roundId, {
+            sort: 'usd',
+            order: 'desc',
+            limit: top === 0 ? 1_000_000 : top,
+            offset: 0,
+          }),
         ]);
         if (opts.json) {
           process.stdout.write(
@@ -123,11 +129,9 @@ export function register(program: Command): void {
             ),
           );
         }
-        const listed = [...skills].sort((a, b) => b.usd - a.usd || a.key.localeCompare(b.key));
-        const shown = top === 0 ? listed : listed.slice(0, top);
         out.push(
           '',
-          `Skills (${shown.length} of ${skills.length}, most expensive first)`,
+          `Skills (${skills.length} of ${skillCount}, most expensive first)`,
           renderTable(
             [
               left('SKILL'),
@@ -138,7 +142,7 @@ export function register(program: Command): void {
               right('USD/ACCEPTED'),
               right('STUDENT PASS'),
             ],
-            shown.map((s) => [
+            skills.map((s) => [
               left(s.key),
               right(formatInt(s.tasks)),
               right(formatInt(s.accepted)),

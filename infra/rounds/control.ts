@@ -1,11 +1,12 @@
 import { desc, eq } from 'drizzle-orm';
 import type { RoundProgress } from '../../activities/types.ts';
 import { rounds } from '../db/schema.ts';
+import { RoundRequestError } from './errors.ts';
 import type { RoundDeps } from './start.ts';
 
 export async function getRound(deps: Pick<RoundDeps, 'database'>, roundId: string) {
   const row = (await deps.database.db.select().from(rounds).where(eq(rounds.id, roundId)))[0];
-  if (!row) throw new Error(`round ${roundId} does not exist`);
+  if (!row) throw new RoundRequestError(`round ${roundId} does not exist`, 'not_found');
   return row;
 }
 
@@ -16,7 +17,8 @@ export async function listRounds(deps: Pick<RoundDeps, 'database'>, limit = 50) 
 /** Cancels cleanly: the round stops starting tasks, cancels its skill workflows, marks what ran as cancelled. */
 export async function cancelRound(deps: RoundDeps, roundId: string): Promise<void> {
   const round = await getRound(deps, roundId);
-  if (round.finishedAt) throw new Error(`round ${roundId} already ended (${round.status})`);
+  if (round.finishedAt)
+    throw new RoundRequestError(`round ${roundId} already ended (${round.status})`, 'conflict');
   await deps.database.db.update(rounds).set({ status: 'cancelled' }).where(eq(rounds.id, roundId));
   await deps.temporal.workflow.getHandle(round.workflowId).signal('cancel');
 }
@@ -25,7 +27,7 @@ export async function cancelRound(deps: RoundDeps, roundId: string): Promise<voi
 export async function resumeRound(deps: RoundDeps, roundId: string): Promise<void> {
   const round = await getRound(deps, roundId);
   if (round.status !== 'paused_error_rate')
-    throw new Error(`round ${roundId} is ${round.status}, not paused_error_rate`);
+    throw new RoundRequestError(`round ${roundId} is ${round.status}, not paused_error_rate`, 'conflict');
   await deps.temporal.workflow.getHandle(round.workflowId).signal('resume');
 }
 

@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { roundSkills, rounds, skills } from '../db/schema.ts';
 import { taskQueues } from '../temporal/queues.ts';
+import { RoundRequestError } from './errors.ts';
 
 export const roundIdSchema = z
   .string()
@@ -67,7 +68,7 @@ export function selectSkills(known: { id: string; status: string }[], selectors:
       : known.some((s) => s.id === sel)
         ? [sel]
         : [];
-    if (hits.length === 0) throw new Error(`no skill matches "${sel}"`);
+    if (hits.length === 0) throw new RoundRequestError(`no skill matches "${sel}"`, 'invalid');
     for (const h of hits) picked.add(h);
   }
   return [...picked].sort();
@@ -105,12 +106,13 @@ export async function startRound(
         .map(([id]) => id)
         .sort()
     : selectSkills(active, input.skills);
-  for (const id of chosen) if (!byId.has(id)) throw new Error(`allocation names unknown skill "${id}"`);
-  if (chosen.length === 0) throw new Error('the round selects no skills');
+  for (const id of chosen)
+    if (!byId.has(id)) throw new RoundRequestError(`allocation names unknown skill "${id}"`, 'invalid');
+  if (chosen.length === 0) throw new RoundRequestError('the round selects no skills', 'invalid');
 
   const roundId = input.roundId ?? newRoundId();
   const existing = await db.select({ id: rounds.id }).from(rounds).where(eq(rounds.id, roundId));
-  if (existing.length > 0) throw new Error(`round ${roundId} already exists`);
+  if (existing.length > 0) throw new RoundRequestError(`round ${roundId} already exists`, 'conflict');
   const settings = roundSettingsSchema.parse({
     tasksPerSkill: input.tasksPerSkill,
     window: input.window,

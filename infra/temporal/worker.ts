@@ -1,5 +1,6 @@
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker } from '@temporalio/worker';
 import { createExpansionActivities, createExpansionLlmActivities } from '../../activities/expansion.ts';
+import { createExportActivities } from '../../activities/exportActivity.ts';
 import { createLlmStageActivities } from '../../activities/llmStage.ts';
 import { createOfficeActivities } from '../../activities/office.ts';
 import { createPrepareActivities } from '../../activities/prepare.ts';
@@ -42,6 +43,7 @@ export async function startWorkers(runtime: Runtime, queues: readonly QueueName[
                 ...createPrepareActivities(runtime),
                 ...createRoundActivities(runtime),
                 ...createExpansionActivities(runtime),
+                ...createExportActivities(runtime),
               };
       workers.push(
         await Worker.create({

@@ -351,7 +351,9 @@ function skillsPanel(roundId) {
     if (ticket !== latest) return; // a newer filter or sort superseded this answer
     table.setRows(page.skills);
     count.textContent =
-      page.total > page.skills.length ? `top ${page.skills.length} of ${page.total} skills` : `${page.total} skills`;
+      page.total > page.skills.length
+        ? `top ${page.skills.length} of ${page.total} skills`
+        : `${page.total} skills`;
     // Tests wait on this: the table shows the answer for exactly this filter and sort.
     section.dataset.query = `${q}|${state.sort}|${state.order}`;
     section.dataset.loaded = 'true';

@@ -46,9 +46,12 @@ describe('cost dashboard in headless Chromium', () => {
   const ready = () => page.waitForSelector('main[data-ready="true"]', { timeout: 20_000 });
   /** The skill table shows the server's answer for exactly this filter and sort. */
   const skillsShow = (q: string, sort = 'key', order = 'asc') =>
-    page.waitForSelector(`[data-testid="skills-panel"][data-loaded="true"][data-query="${q}|${sort}|${order}"]`, {
-      timeout: 10_000,
-    });
+    page.waitForSelector(
+      `[data-testid="skills-panel"][data-loaded="true"][data-query="${q}|${sort}|${order}"]`,
+      {
+        timeout: 10_000,
+      },
+    );
 
   before(async () => {
     svc = await testServices();
@@ -190,7 +193,10 @@ describe('cost dashboard in headless Chromium', () => {
     const r = roundId;
     await skillsShow('');
     const rows = page.getByTestId('skill-row');
-    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [SUM, BACKUP]);
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [
+      SUM,
+      BACKUP,
+    ]);
     for (const skill of [SUM, BACKUP]) {
       const raw = await one<{ usd: number; accepted: number; tasks: number; pass: number | null }>(sql`
         SELECT (SELECT sum(usd) FROM llm_calls WHERE round_id = ${r} AND skill_id = ${skill}) AS usd,
@@ -257,7 +263,10 @@ describe('cost dashboard in headless Chromium', () => {
       href ?? '',
     );
     // The download is the artifact the package names, byte for byte (its sha256).
-    const download = new URL((await page.getByTestId('artifact-link').first().getAttribute('href'))!, address);
+    const download = new URL(
+      (await page.getByTestId('artifact-link').first().getAttribute('href'))!,
+      address,
+    );
     const res = await fetch(download);
     assert.equal(res.status, 200);
     const detail = (await (await fetch(new URL(`/api/tasks/${taskId}`, address))).json()) as {
@@ -267,7 +276,12 @@ describe('cost dashboard in headless Chromium', () => {
       (a) => a.role === download.searchParams.get('role') && a.vmPath === download.searchParams.get('path'),
     );
     assert.ok(named, `the package lists ${download.search}`);
-    assert.equal(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex'), named.sha256);
+    assert.equal(
+      createHash('sha256')
+        .update(Buffer.from(await res.arrayBuffer()))
+        .digest('hex'),
+      named.sha256,
+    );
     await page.screenshot({ path: path.join(artifactsDir, 'dashboard-task.png'), fullPage: true });
   });
 });

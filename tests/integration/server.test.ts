@@ -41,7 +41,12 @@ describe('HTTP API', () => {
       config,
       database: svc.database,
       store: svc.store,
-      actions: createActions({ config, database: svc.database, store: svc.store, temporal: forge.deps.temporal }),
+      actions: createActions({
+        config,
+        database: svc.database,
+        store: svc.store,
+        temporal: forge.deps.temporal,
+      }),
       eventIntervalMs: 100,
     });
     servers.push(server);
@@ -222,7 +227,9 @@ describe('HTTP API', () => {
       async () => {
         const { body } = await get(`/api/rounds/${roundId}`);
         const round = body.round as { status: string; finishedAt: string | null };
-        return round.finishedAt ? (body as { round: typeof round; totals: Record<string, number> }) : undefined;
+        return round.finishedAt
+          ? (body as { round: typeof round; totals: Record<string, number> })
+          : undefined;
       },
       300_000,
     );
