@@ -1,4 +1,5 @@
-import { calcDocSchema, calcPreparer } from '../preparers/calc/index.ts';
+import { calcPreparer } from '../preparers/calc/index.ts';
+import { sampleCalcDoc } from '../preparers/calc/sample.ts';
 import { OfficeBatcher, officeOptionsFromConfig, roundTripOffice } from '../preparers/office/index.ts';
 
 /**
@@ -8,20 +9,7 @@ import { OfficeBatcher, officeOptionsFromConfig, roundTripOffice } from '../prep
 const FILES = 20;
 
 async function main(): Promise<void> {
-  const doc = calcDocSchema.parse({
-    sheets: [
-      {
-        name: 'Data',
-        columns: [
-          { header: 'Item', type: 'text' },
-          { header: 'Qty', type: 'int' },
-          { header: 'Price', type: 'currency' },
-        ],
-        rows: Array.from({ length: 50 }, (_, i) => [`item ${i}`, i, i * 1.5]),
-        formulas: [{ cell: 'B53', formula: 'SUM(B2:B51)' }],
-      },
-    ],
-  });
+  const doc = sampleCalcDoc(50);
   const bytes = (await calcPreparer.build('b.xlsx', doc))['b.xlsx'];
   const files = Array.from({ length: FILES }, (_, i) => ({
     name: `f${i}.xlsx`,

@@ -27,7 +27,13 @@ export async function startWorkers(runtime: Runtime, queues: readonly QueueName[
   const { config } = runtime;
   if (!sdkLoggerInstalled) {
     // The SDK logs every worker state change at INFO; the product's own level applies instead.
-    TemporalRuntime.install({ logger: new DefaultLogger(config.FORGE_LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN') });
+    // LLM and office workers host no workflows by design; the SDK's warning about it is noise.
+    const level = config.FORGE_LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN';
+    const logger = new DefaultLogger(level, (entry) => {
+      if (entry.message.startsWith('No workflows registered')) return;
+      process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`);
+    });
+    TemporalRuntime.install({ logger });
     sdkLoggerInstalled = true;
   }
   const connection = await NativeConnection.connect({ address: config.temporalAddress });

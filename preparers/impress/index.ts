@@ -2,23 +2,17 @@ import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
 import { probeImpress } from './probe.ts';
-import {
-  checkSchema,
-  docSchema,
-  editSchema,
-  type ImpressCheck,
-  type ImpressDoc,
-  type ImpressEdit,
-} from './schema.ts';
+import * as schema from './schema.ts';
 
-export { checkSchema, docSchema, editSchema, type ImpressCheck, type ImpressDoc, type ImpressEdit };
+export type { ImpressCheck, ImpressDoc, ImpressEdit } from './schema.ts';
+export { checkSchema, docSchema, editSchema } from './schema.ts';
 
 /** Impress presentations (.pptx): built with pptxgenjs, edited and probed as PresentationML. */
-export const impressPreparer: Preparer<ImpressDoc, ImpressEdit, ImpressCheck> = {
+export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, schema.ImpressCheck> = {
   app: 'impress',
-  docSchema,
-  editSchema,
-  checkSchema,
+  docSchema: schema.docSchema,
+  editSchema: schema.editSchema,
+  checkSchema: schema.checkSchema,
   build: buildImpress,
   apply: applyImpress,
   probe: probeImpress,

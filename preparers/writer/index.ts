@@ -2,23 +2,17 @@ import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
 import { probeWriter } from './probe.ts';
-import {
-  checkSchema,
-  docSchema,
-  editSchema,
-  type WriterCheck,
-  type WriterDoc,
-  type WriterEdit,
-} from './schema.ts';
+import * as schema from './schema.ts';
 
-export { checkSchema, docSchema, editSchema, type WriterCheck, type WriterDoc, type WriterEdit };
+export type { WriterCheck, WriterDoc, WriterEdit } from './schema.ts';
+export { checkSchema, docSchema, editSchema } from './schema.ts';
 
 /** Writer documents (.docx): built with `docx`, edited and probed as WordprocessingML. */
-export const writerPreparer: Preparer<WriterDoc, WriterEdit, WriterCheck> = {
+export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schema.WriterCheck> = {
   app: 'writer',
-  docSchema,
-  editSchema,
-  checkSchema,
+  docSchema: schema.docSchema,
+  editSchema: schema.editSchema,
+  checkSchema: schema.checkSchema,
   build: buildWriter,
   apply: applyWriter,
   probe: probeWriter,

@@ -27,6 +27,16 @@ async function forgeOn(
   return { forge, llm: endpoint.llm };
 }
 
+/** What one answered call costs at the scripted usage (1000 prompt, 200 cached, 500 completion tokens). */
+function scriptedCallUsd(forge: TestForge): number {
+  return priceCall(
+    loadPriceTable(forge.config),
+    'gpt-4.1-mini',
+    { promptTokens: 1000, cachedTokens: 200, completionTokens: 500 },
+    new Date(),
+  ).usd;
+}
+
 describe('a round against a misbehaving OpenAI-compatible endpoint', () => {
   test('bad answers are repaired or rejected, errors retried, and every call is ledgered and priced', async () => {
     const { forge, llm } = await forgeOn([
@@ -74,13 +84,8 @@ describe('a round against a misbehaving OpenAI-compatible endpoint', () => {
     const t1scenario = calls.filter((c) => c.taskId === rows[1]!.id && c.nodeId === 'scenario');
     assert.equal(t1scenario.length, 3);
     assert.equal(t1scenario.filter((c) => c.outcome === 'http_error').length, 2);
-    // Every answered call was billed at the scripted usage (1000 prompt, 200 cached, 500 completion).
-    const perCall = priceCall(
-      loadPriceTable(forge.config),
-      'gpt-4.1-mini',
-      { promptTokens: 1000, cachedTokens: 200, completionTokens: 500 },
-      new Date(),
-    ).usd;
+    // Every answered call was billed at the scripted usage.
+    const perCall = scriptedCallUsd(forge);
     const answered = calls.filter((c) => c.outcome !== 'http_error').length;
     assert.ok(
       Math.abs((await roundSpend(forge.runtime.database, started.roundId)) - answered * perCall) < 1e-9,
@@ -90,12 +95,7 @@ describe('a round against a misbehaving OpenAI-compatible endpoint', () => {
 
   test('the budget cap holds: no task starts once spend plus reservations reach it; overshoot is bounded', async () => {
     const { forge } = await forgeOn([]);
-    const perCall = priceCall(
-      loadPriceTable(forge.config),
-      'gpt-4.1-mini',
-      { promptTokens: 1000, cachedTokens: 200, completionTokens: 500 },
-      new Date(),
-    ).usd;
+    const perCall = scriptedCallUsd(forge);
     const budget = perCall * 3 * 4.5; // room for about four and a half tasks of three calls each
     const started = await startRound(forge.deps, {
       skills: [SKILL],

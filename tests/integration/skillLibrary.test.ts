@@ -15,9 +15,9 @@ const TASKS_PER_SKILL = 3;
  * starts. The batcher reads its settings from the process environment, the workers from `env`.
  */
 const officeEnv = {
-  FORGE_OFFICE_BATCH_SIZE: '96',
-  FORGE_OFFICE_BATCH_WAIT_MS: '1000',
-  FORGE_OFFICE_QUEUE_CONCURRENCY: '128',
+  FORGE_OFFICE_BATCH_SIZE: '48',
+  FORGE_OFFICE_BATCH_WAIT_MS: '400',
+  FORGE_OFFICE_QUEUE_CONCURRENCY: '64',
   FORGE_PREPARE_QUEUE_CONCURRENCY: '8',
 };
 
@@ -41,7 +41,10 @@ async function initialFingerprints(forge: TestForge, taskIds: string[]): Promise
 }
 
 function describeTask(t: TaskRow): string {
-  const why = t.status === 'accepted' ? '' : ` ${t.rejectReason ?? '?'} at ${t.rejectNode ?? '?'}: ${t.rejectDetail ?? ''}`;
+  const why =
+    t.status === 'accepted'
+      ? ''
+      : ` ${t.rejectReason ?? '?'} at ${t.rejectNode ?? '?'}: ${t.rejectDetail ?? ''}`;
   return `    #${t.taskIndex} ${t.status}${why}`;
 }
 
@@ -71,7 +74,7 @@ describe('the whole skill library in one generation round (offline model)', () =
     const load = loadavg();
     const { roundId } = await startRound(forge.deps, {
       allocation: Object.fromEntries(ids.map((id) => [id, TASKS_PER_SKILL])),
-      window: 80,
+      window: 16,
       taskConcurrency: TASKS_PER_SKILL,
       // Tasks are deterministic per seed and near-duplicates of earlier accepted tasks are rejected.
       seed: Date.now() % 1e9,
@@ -111,7 +114,8 @@ describe('the whole skill library in one generation round (offline model)', () =
       const prints = ok.map((r) => fingerprints.get(r.id));
       if (prints.some((p) => !p)) problems.push('an accepted task has no initial artifacts');
       if (new Set(prints).size !== ok.length) problems.push('initial artifacts repeat');
-      if (problems.length > 0) failures.push(`  ${id}: ${problems.join('; ')}\n${mine.map(describeTask).join('\n')}`);
+      if (problems.length > 0)
+        failures.push(`  ${id}: ${problems.join('; ')}\n${mine.map(describeTask).join('\n')}`);
     }
 
     const perApp: Record<string, number> = {};

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packProfile, thunderbirdPreparer as tb } from '../../preparers/thunderbird/index.ts';
+import { annInboxDoc } from '../support/thunderbirdDoc.ts';
 
 const PORT = 28000 + (process.pid % 1000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -120,34 +121,16 @@ describe('real Thunderbird opens a generated profile', { timeout: 120_000 }, () 
 
   before(async () => {
     home = mkdtempSync(join(tmpdir(), 'forge-tb-'));
-    const doc = tb.docSchema.parse({
-      identities: [{ name: 'Ann Lee', email: 'ann@example.com', signature: 'Ann Lee — Acme' }],
-      folders: [
-        {
-          path: 'Inbox',
-          messages: [
-            {
-              from: 'Bob <bob@example.org>',
-              to: ['ann@example.com'],
-              subject: 'Invoice 42',
-              date: '2024-03-05T09:30:00Z',
-              text: 'From the accounts team:\nplease pay.',
-              attachments: [{ filename: 'invoice-42.txt', content: 'total 42' }],
-              read: true,
-              tags: ['Important'],
-            },
-            {
-              from: 'carl@example.org',
-              to: ['ann@example.com'],
-              subject: 'Café meeting',
-              date: '2024-03-06T10:00:00Z',
-              html: '<p>hi</p>',
-              flagged: true,
-            },
-          ],
-        },
-        { path: 'Projects/Alpha', messages: [] },
-      ],
+    const doc = annInboxDoc({
+      signature: 'Ann Lee — Acme',
+      invoice: {
+        text: 'From the accounts team:\nplease pay.',
+        attachments: [{ filename: 'invoice-42.txt', content: 'total 42' }],
+        read: true,
+        tags: ['Important'],
+      },
+      carl: { subject: 'Café meeting', date: '2024-03-06T10:00:00Z', html: '<p>hi</p>', flagged: true },
+      moreFolders: [{ path: 'Projects/Alpha', messages: [] }],
       contacts: [{ name: 'Bob Stone', email: 'bob@example.org' }],
     });
     const built = await tb.build('forge.default', doc);

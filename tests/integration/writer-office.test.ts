@@ -1,70 +1,14 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { closeOffice, convertToPdf, roundTripOffice } from '../../preparers/office/index.ts';
-import { writerPreparer as preparer } from '../../preparers/writer/index.ts';
+import { writerPreparer } from '../../preparers/writer/index.ts';
 import { sampleWriterDoc, writerScenario } from '../../preparers/writer/sample.ts';
+import { describeOfficeRoundTrip } from '../support/officeRoundTrip.ts';
 
 const FILE = 'Documents/report.docx';
-const { doc, cases } = writerScenario(FILE);
 
-interface Variant {
-  label: string;
-  bytes: Uint8Array;
-}
-
-/** The initial file, the file after each case's oracle edits, and the typical benchmark file. */
-async function variants(): Promise<{ initial: Uint8Array; solved: Uint8Array[]; all: Variant[] }> {
-  const initial = (await preparer.build(FILE, doc))[FILE];
-  const solved: Uint8Array[] = [];
-  for (const c of cases) solved.push((await preparer.apply({ [FILE]: initial }, c.edits))[FILE]);
-  const typical = (await preparer.build(FILE, sampleWriterDoc(10)))[FILE];
-  const all = [
-    { label: 'initial', bytes: initial },
-    ...solved.map((bytes, i) => ({ label: cases[i].edits.map((e) => e.op).join('+'), bytes })),
-    { label: 'typical', bytes: typical },
-  ];
-  return { initial, solved, all };
-}
-
-describe('writer files in the real LibreOffice', () => {
-  let made: Awaited<ReturnType<typeof variants>>;
-  before(async () => {
-    made = await variants();
-  });
-  after(async () => {
-    await closeOffice();
-  });
-
-  test('every built and oracle-edited file opens and converts to PDF', async () => {
-    const pdfs = await convertToPdf(made.all.map((v) => ({ name: v.label, bytes: v.bytes, format: 'docx' })));
-    pdfs.forEach((pdf, i) => {
-      assert.equal(Buffer.from(pdf.subarray(0, 5)).toString(), '%PDF-', made.all[i].label);
-      assert.ok(pdf.length > 1000, `${made.all[i].label}: PDF of ${pdf.length} bytes`);
-    });
-  });
-
-  test('after a LibreOffice round trip every check gives the same verdict', async () => {
-    const files = [made.initial, ...made.solved];
-    const saved = await roundTripOffice(files.map((bytes, i) => ({ name: `v${i}`, bytes, format: 'docx' })));
-    const differences: string[] = [];
-    for (const [i, c] of cases.entries()) {
-      for (const check of c.checks) {
-        for (const [label, ours, theirs] of [
-          ['initial', files[0], saved[0]],
-          ['solved', files[i + 1], saved[i + 1]],
-        ] as const) {
-          const a = await preparer.probe({ [FILE]: ours }, check);
-          const b = await preparer.probe({ [FILE]: theirs }, check);
-          if (a.pass !== b.pass) {
-            differences.push(
-              `${label} ${JSON.stringify(check)}: ours ${a.pass}, LibreOffice ${b.pass} (${JSON.stringify(b.observed)})`,
-            );
-          }
-          if (label === 'solved')
-            assert.equal(b.pass, true, `${check.kind} fails on the LibreOffice-saved solution`);
-        }
-      }
-    }
-    assert.deepEqual(differences, []);
-  });
+describeOfficeRoundTrip({
+  app: 'writer',
+  preparer: writerPreparer,
+  file: FILE,
+  format: 'docx',
+  scenario: writerScenario(FILE),
+  typical: () => sampleWriterDoc(10),
 });

@@ -5,30 +5,12 @@ import { listTar } from '../../preparers/os/tarball.ts';
 import { packProfile, thunderbirdPreparer as tb } from '../../preparers/thunderbird/index.ts';
 import { parseMbox, serializeMbox } from '../../preparers/thunderbird/mbox.ts';
 import type { FileMap } from '../../preparers/types.ts';
+import { annInboxDoc } from '../support/thunderbirdDoc.ts';
 
-const DOC = tb.docSchema.parse({
-  identities: [{ name: 'Ann Lee', email: 'ann@example.com', signature: 'Ann' }],
-  folders: [
-    {
-      path: 'Inbox',
-      messages: [
-        {
-          from: 'Bob <bob@example.org>',
-          to: ['ann@example.com'],
-          subject: 'Invoice 42',
-          date: '2024-03-05T09:30:00Z',
-          text: 'From here\n>From there',
-        },
-        {
-          from: 'carl@example.org',
-          to: ['ann@example.com'],
-          subject: 'Lunch',
-          date: '2024-03-06T09:30:00Z',
-          html: '<b>hi</b>',
-        },
-      ],
-    },
-  ],
+const DOC = annInboxDoc({
+  signature: 'Ann',
+  invoice: { text: 'From here\n>From there' },
+  carl: { subject: 'Lunch', date: '2024-03-06T09:30:00Z', html: '<b>hi</b>' },
 });
 
 const probe = async (files: FileMap, check: unknown) =>

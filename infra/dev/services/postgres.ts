@@ -143,7 +143,7 @@ export const postgresService: LocalService = {
     try {
       client = new pg.Client({
         connectionString: localPostgresUrl(config, 'postgres'),
-        connectionTimeoutMillis: 2000,
+        connectionTimeoutMillis: 10_000,
       });
       client.on('error', () => {});
       await client.connect();
