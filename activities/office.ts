@@ -4,7 +4,7 @@ import type { FileMap } from '../preparers/types.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
 import { finishTaskRecord, recordNodeRuns } from './taskRecords.ts';
-import { fetchFiles, loadState } from './taskState.ts';
+import { contentTypeOf, fetchFiles, loadState, saveState, type StoredFile } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
 
 /**
@@ -77,6 +77,16 @@ export function createOfficeActivities(deps: ActivityDeps) {
       });
       return { ok: false, reason: 'office_roundtrip', node: 'verify_office', detail };
     }
+    // Writer and Impress gold files are compared run by run (OSWorld's compare_pptx_files, line
+    // spacing), so they must be what LibreOffice writes; Calc's stay ours: a headless save drops
+    // frozen panes, which OSWorld's freeze rule reads from the gold file.
+    const solvedByOffice: Record<string, StoredFile> = {};
+    for (const { role, path } of office) {
+      if (role !== 'solved' || officeFormatOf(path) === 'xlsx') continue;
+      const stored = await deps.store.putArtifact(saved.solved[path]!, contentTypeOf(path));
+      solvedByOffice[path] = { ...stored, app: state.solved[path]!.app };
+    }
+    await saveState(deps.store, task.taskId, { ...state, solvedByOffice });
     await recordNodeRuns(deps.database, task.taskId, [
       { nodeId: 'verify_office', kind: 'verify', status: 'ok', durationMs },
     ]);

@@ -315,8 +315,10 @@ export function createPrepareActivities(deps: ActivityDeps) {
       );
       out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, ...archive });
     }
-    for (const [vmPath, f] of Object.entries(state.solved)) {
-      if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === f.sha256) continue;
+    for (const [vmPath, ours] of Object.entries(state.solved)) {
+      if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === ours.sha256) continue;
+      // Office gold files as LibreOffice saved them, when the office verification ran.
+      const f = state.solvedByOffice?.[vmPath] ?? ours;
       out.push({ role: 'solved', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
     }
     return out;

@@ -23,6 +23,11 @@ export interface TaskState {
   initial: Record<string, StoredFile>;
   solved: Record<string, StoredFile>;
   verdicts: { initial: boolean[]; solved: boolean[] };
+  /**
+   * Solved office files as LibreOffice saved them, set by the office verification: the gold files
+   * of an export, since an agent's result is a LibreOffice save too.
+   */
+  solvedByOffice?: Record<string, StoredFile>;
 }
 
 const contextKey = (taskId: string) => `tasks/${taskId}/context.json`;

@@ -165,14 +165,17 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
         if (!cancelled) await acts.round.setRoundStatus(input.roundId, 'running');
         continue;
       }
-      while (!stopReason && !paused && !exhausted && running.size < input.window && !historyFull()) {
+      // Fill the window, then start its children together: one start at a time caps throughput.
+      const batch: RoundPlanEntry[] = [];
+      while (!stopReason && !paused && !exhausted && running.size + batch.length < input.window && !historyFull()) {
         const entry = await nextEntry();
         if (!entry) {
           exhausted = true;
           break;
         }
-        await launch(entry);
+        batch.push(entry);
       }
+      await Promise.all(batch.map(launch));
       if (running.size === 0) {
         continueNow = !stopReason && !exhausted && historyFull();
         break;

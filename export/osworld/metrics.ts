@@ -3,9 +3,13 @@ import type { RubricCheck } from '../../activities/package/taskPackage.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 
 /**
- * The one table from rubric check kinds to OSWorld's own metrics. A kind is mapped only when the
- * OSWorld metric passes exactly when our probe passes; anything else is reported as unmapped with
- * the reason, and the task stays out of the OSWorld pack.
+ * The one table from rubric check kinds to OSWorld's own metrics. A kind is mapped when the OSWorld
+ * metric passes exactly when our probe passes, or, for checks that pin down what a document now
+ * contains, when OSWorld's whole-document comparison with the gold (oracle-solved) file reads the
+ * property the check tests — the gold passes the check, so a result equal to it does too; that is
+ * how OSWorld's own document tasks grade. Anything else (in particular a property the comparison
+ * never reads) is reported as unmapped with the reason, and the task stays out of the OSWorld pack.
+ * Function names and options below are those of desktop_env/evaluators/metrics/*.py.
  */
 
 /** An OSWorld getter config (`vm_file`, `cloud_file`, `cache_file`, `vm_command_line`, `rule`). */
@@ -27,8 +31,17 @@ export interface TableRule {
   needsGold: boolean;
 }
 
+/** A comparison of the saved document with its gold copy: `func(result, gold, **options)`. */
+export interface GoldComparison {
+  file: string;
+  app: 'writer' | 'impress';
+  func: string;
+  options: Record<string, unknown>;
+}
+
 export type Mapped =
   | { ok: true; app: 'calc'; rules: TableRule[] }
+  | { ok: true; app: 'gold'; comparisons: GoldComparison[] }
   | {
       ok: true;
       app: 'thunderbird';
@@ -64,6 +77,15 @@ const tbPref = z.object({
 });
 const osPath = z.object({ path: z.string(), type: z.enum(['file', 'dir', 'symlink']).optional() });
 const osMode = z.object({ path: z.string(), mode: z.string().regex(/^[0-7]{3,4}$/) });
+const osContent = z.object({
+  path: z.string(),
+  content: z.string().optional(),
+  base64: z.string().optional(),
+  ignoreTrailingWhitespace: z.boolean().default(false),
+});
+const osMatches = z.object({ path: z.string(), pattern: z.string(), flags: z.string().default('') });
+const docFile = z.object({ file: z.string() });
+const writerText = z.object({ file: z.string(), ignoreCase: z.boolean().default(false) });
 
 type CellValue = string | number | boolean | null;
 
@@ -92,6 +114,50 @@ function columnNumber(letters: string): number {
 const MAX_RANGE_CELLS = 400;
 
 type Mapper = (check: RubricCheck) => Mapped;
+
+const gold = (file: string, app: GoldComparison['app'], func: string, options = {}): GoldComparison => ({
+  file,
+  app,
+  func,
+  options,
+});
+
+/**
+ * Body text lives in paragraphs and table cells. compare_docx_files reads python-docx's
+ * `doc.paragraphs` (body level only, table cells excluded); compare_docx_tables compares the text of
+ * every cell of every table, so together they cover all the text our probe reads.
+ */
+function writerTextComparison(check: RubricCheck, ignoreCase: boolean): Mapped {
+  const { file } = docFile.parse(check);
+  return {
+    ok: true,
+    app: 'gold',
+    comparisons: [
+      // compare_docx_files defaults: ignore_blanks (whitespace runs collapsed), case-sensitive.
+      gold(file, 'writer', 'compare_docx_files', ignoreCase ? { ignore_case: true } : {}),
+      gold(file, 'writer', 'compare_docx_tables'),
+    ],
+  };
+}
+
+/**
+ * compare_pptx_files walks every slide: slide count, shape count, each text shape's text, paragraph
+ * levels, runs with font name/size/bold/italic/colour/underline, alignment, notes. examine_shape:
+ * false (as in OSWorld's own Impress tasks) leaves shape geometry out, which no check here tests.
+ */
+const impressDeck: Mapper = (check) => ({
+  ok: true,
+  app: 'gold',
+  comparisons: [gold(docFile.parse(check).file, 'impress', 'compare_pptx_files', { examine_shape: false })],
+});
+
+/** Characters JavaScript's String.prototype.trimEnd removes (WhiteSpace and LineTerminator). */
+const JS_TRAILING_WHITESPACE =
+  '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+
+/** Prints the file's text with trailing whitespace removed, base64-encoded, then "." (nothing if it is missing). */
+const PRINT_TRIMMED =
+  "import sys,base64;t=open(sys.argv[1],'rb').read().decode('utf-8','replace').rstrip(sys.argv[2]);sys.stdout.write(base64.b64encode(t.encode('utf-8')).decode()+'.')";
 
 export const CHECK_MAPPINGS: Record<string, Mapper> = {
   'calc.cell_value': (check) => {
@@ -168,6 +234,64 @@ export const CHECK_MAPPINGS: Record<string, Mapper> = {
   'calc.rows_hidden': () =>
     unmapped('row_props compares every row property with gold, stricter than this check'),
   'calc.merged': () => unmapped('no OSWorld rule tests one merged range'),
+  // compare_docx_files / compare_docx_tables (docs.py) against the gold document.
+  'writer.text_present': (check) => writerTextComparison(check, writerText.parse(check).ignoreCase),
+  'writer.text_absent': (check) => writerTextComparison(check, writerText.parse(check).ignoreCase),
+  'writer.text_replaced': (check) => writerTextComparison(check, false),
+  // compare_docx_files with ignore_blanks: false compares the paragraph lists one by one, and
+  // delete_empty_lines drops blank ones first: the same paragraphs our count reads (non-empty, outside tables).
+  'writer.paragraph_count': (check) => ({
+    ok: true,
+    app: 'gold',
+    comparisons: [
+      gold(docFile.parse(check).file, 'writer', 'compare_docx_files', {
+        ignore_blanks: false,
+        delete_empty_lines: true,
+      }),
+    ],
+  }),
+  // compare_docx_tables: same number of tables, same dimensions, same stripped text in every cell.
+  'writer.table': (check) => ({
+    ok: true,
+    app: 'gold',
+    comparisons: [gold(docFile.parse(check).file, 'writer', 'compare_docx_tables')],
+  }),
+  // compare_line_spacing: compare_docx_files, then paragraph_format.line_spacing of every paragraph.
+  'writer.line_spacing': (check) => ({
+    ok: true,
+    app: 'gold',
+    comparisons: [gold(docFile.parse(check).file, 'writer', 'compare_line_spacing')],
+  }),
+  'writer.heading': () =>
+    unmapped('no OSWorld docx metric reads paragraph styles; compare_docx_files compares text only'),
+  'writer.list': () =>
+    unmapped('no OSWorld docx metric reads list numbering; compare_docx_files compares text only'),
+  'writer.alignment': () =>
+    unmapped(
+      'is_first_line_centered tests only the first paragraph for centring; no metric compares alignment with gold',
+    ),
+  'writer.orientation': () => unmapped('no OSWorld docx metric reads the page size or orientation'),
+  'writer.header_text': () =>
+    unmapped('no OSWorld docx metric reads header text (compare_docx_files reads the body only)'),
+  'writer.footer_text': () =>
+    unmapped('has_page_numbers_in_footers only looks for a digit; no metric compares footer text'),
+  'writer.run_format': () =>
+    unmapped(
+      'compare_font_names wants one font in every run and check_italic_font_size_14 is task-specific; no metric compares run formatting with gold',
+    ),
+  // compare_pptx_files (slides.py) against the gold deck.
+  'impress.slide_count': impressDeck,
+  'impress.slide_title': impressDeck,
+  'impress.slide_body': impressDeck,
+  'impress.notes': impressDeck,
+  'impress.order': impressDeck,
+  'impress.font': impressDeck,
+  'impress.image_present': () =>
+    unmapped(
+      'compare_pptx_files never reads a shape type, so a picture is not told apart from any other shape',
+    ),
+  'impress.table': () =>
+    unmapped('compare_pptx_files compares table dimensions and run formatting, not the cell text'),
   'thunderbird.pref': (check) => {
     const c = tbPref.safeParse(check);
     if (!c.success) return unmapped('the check does not name the profile directory in `file`');
@@ -219,6 +343,57 @@ export const CHECK_MAPPINGS: Record<string, Mapper> = {
         shell: false,
       },
       expected: { type: 'rule', rules: { expected: '' } },
+    };
+    return { ok: true, app: 'os', call };
+  },
+  // exact_match (general.py) over the file's bytes in base64, then "." so a missing file (no output)
+  // never equals even an empty expected content.
+  'os.content_equals': (check) => {
+    const c = osContent.parse(check);
+    if (c.base64 === undefined && c.content === undefined) return unmapped('neither content nor base64');
+    if (c.base64 !== undefined && c.ignoreTrailingWhitespace)
+      return unmapped('trailing whitespace is ignored only for text content');
+    const path = vmAbsolute(c.path);
+    if (c.ignoreTrailingWhitespace) {
+      const want = Buffer.from((c.content ?? '').trimEnd(), 'utf8').toString('base64');
+      const call: MetricCall = {
+        func: 'exact_match',
+        result: {
+          type: 'vm_command_line',
+          command: ['python3', '-c', PRINT_TRIMMED, path, JS_TRAILING_WHITESPACE],
+          shell: false,
+        },
+        expected: { type: 'rule', rules: { expected: `${want}.` } },
+      };
+      return { ok: true, app: 'os', call };
+    }
+    const bytes =
+      c.base64 !== undefined ? Buffer.from(c.base64, 'base64') : Buffer.from(c.content ?? '', 'utf8');
+    const call: MetricCall = {
+      func: 'exact_match',
+      result: {
+        type: 'vm_command_line',
+        // $1 is the path, passed as an argument: nothing of it reaches the shell's parser.
+        command: ['sh', '-c', 'base64 -w0 -- "$1" && printf .', 'sh', path],
+        shell: false,
+      },
+      expected: { type: 'rule', rules: { expected: `${bytes.toString('base64')}.` } },
+    };
+    return { ok: true, app: 'os', call };
+  },
+  // check_include_exclude (general.py) is a substring test: faithful only for a pattern that is a
+  // plain literal. The VM server decodes stdout with universal newlines, so no line breaks either.
+  'os.content_matches': (check) => {
+    const c = osMatches.parse(check);
+    if (c.pattern === '' || /[\\^$.|?*+()[\]{}]/.test(c.pattern))
+      return unmapped('a regular expression; check_include_exclude tests plain substrings');
+    if (c.flags.includes('i')) return unmapped('case-insensitive; check_include_exclude is case-sensitive');
+    if (/[\r\n]/.test(c.pattern))
+      return unmapped('a line break; the VM server translates CR/CRLF to LF in command output');
+    const call: MetricCall = {
+      func: 'check_include_exclude',
+      result: { type: 'vm_command_line', command: ['cat', '--', vmAbsolute(c.path)], shell: false },
+      expected: { type: 'rule', rules: { include: [c.pattern], exclude: [] } },
     };
     return { ok: true, app: 'os', call };
   },

@@ -1,5 +1,5 @@
 import type { SetupStep, TaskPackage } from '../../activities/package/taskPackage.ts';
-import { type Getter, type MetricCall, mapCheck } from './metrics.ts';
+import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 
 export const DOMAIN_BY_APP = {
@@ -41,6 +41,8 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   const unmapped: { checkKind: string; reason: string }[] = [];
   const tables = new Map<string, { rules: Record<string, unknown>[]; needsGold: boolean }>();
   const prefs = new Map<string, Record<string, { method: string; ref: unknown }>>();
+  // Several checks on one document collapse into one call per metric and option set.
+  const comparisons = new Map<string, GoldComparison>();
   for (const check of pkg.rubric.checks) {
     const m = mapCheck(check);
     if (!m.ok) unmapped.push({ checkKind: check.kind, reason: m.reason });
@@ -51,6 +53,8 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
         t.needsGold ||= r.needsGold;
         tables.set(r.file, t);
       }
+    } else if (m.app === 'gold') {
+      for (const c of m.comparisons) comparisons.set(JSON.stringify([c.file, c.func, c.options]), c);
     } else if (m.app === 'thunderbird') {
       const expect = prefs.get(m.prefs.profile) ?? {};
       expect[m.prefs.name] = { method: 'eq', ref: m.prefs.value };
@@ -72,6 +76,25 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
     if (gold) call.expected = goldGetter(await ctx.goldFile(gold.key, gold.vmPath), gold.vmPath);
     calls.push(call);
     postconfig.push(...saveDocument(file, 'calc'));
+  }
+  const saved = new Set<string>();
+  for (const [, c] of [...comparisons].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const gold = pkg.artifacts.find((a) => a.role === 'solved' && a.vmPath === c.file);
+    if (!gold) {
+      unmapped.push({
+        checkKind: `${c.app}.*`,
+        reason: `no oracle-solved copy of ${c.file} to serve as gold`,
+      });
+      continue;
+    }
+    calls.push({
+      func: c.func,
+      result: { type: 'vm_file', path: vmAbsolute(c.file), dest: baseName(c.file) },
+      expected: goldGetter(await ctx.goldFile(gold.key, gold.vmPath), gold.vmPath),
+      options: c.options,
+    });
+    if (!saved.has(c.file)) postconfig.push(...saveDocument(c.file, c.app));
+    saved.add(c.file);
   }
   if (prefs.size > 0) {
     postconfig.push(

@@ -123,7 +123,7 @@ describe('a round against a misbehaving OpenAI-compatible endpoint', () => {
     const { forge } = await forgeOn([], () => (broken ? reply.unauthorized() : undefined));
     const started = await startRound(forge.deps, {
       skills: [SKILL],
-      tasksPerSkill: 12,
+      tasksPerSkill: 8,
       window: 1,
       taskConcurrency: 1,
       pauseWindow: 5,
@@ -145,7 +145,7 @@ describe('a round against a misbehaving OpenAI-compatible endpoint', () => {
     await resumeRound(forge.deps, started.roundId);
     const progress = await waitForRound(forge.deps, started.roundId);
     assert.equal(progress.status, 'completed');
-    assert.equal(progress.tasksDone, 12);
+    assert.equal(progress.tasksDone, 8);
     assert.ok(progress.accepted > 0, 'tasks after the resume were accepted');
     const reasons = (
       await forge.runtime.database.db.select().from(tasks).where(eq(tasks.roundId, started.roundId))

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHECK_MAPPINGS, mapCheck } from '../../export/osworld/metrics.ts';
+import { buildTaskPackage } from '../../activities/package/taskPackage.ts';
+import { CHECK_MAPPINGS, type GoldComparison, mapCheck } from '../../export/osworld/metrics.ts';
+import { toOsworldTask } from '../../export/osworld/task.ts';
+import { calcPackageInput } from './packageFixtures.ts';
 
 const file = 'Desktop/a.xlsx';
 
@@ -106,6 +109,180 @@ test('every other kind is refused with a reason, unknown kinds included', () => 
     const m = mapCheck({ kind, file });
     if (!m.ok) assert.ok(m.reason.length > 10, kind);
   }
-  const unknown = mapCheck({ kind: 'writer.heading', file: 'a.docx' });
+  const unknown = mapCheck({ kind: 'writer.watermark', file: 'a.docx' });
   assert.ok(!unknown.ok && /no OSWorld metric/.test(unknown.reason));
+});
+
+const docx = 'Desktop/report.docx';
+const pptx = 'Desktop/deck.pptx';
+
+function comparisons(check: Parameters<typeof mapCheck>[0]): GoldComparison[] {
+  const m = mapCheck(check);
+  assert.ok(m.ok && m.app === 'gold', `${check.kind}: ${m.ok ? m.app : m.reason}`);
+  return m.comparisons;
+}
+
+test('writer.text_present → compare_docx_files (case as the check) + compare_docx_tables against gold', () => {
+  assert.deepEqual(comparisons({ kind: 'writer.text_present', file: docx, text: 'Q3', ignoreCase: true }), [
+    { file: docx, app: 'writer', func: 'compare_docx_files', options: { ignore_case: true } },
+    { file: docx, app: 'writer', func: 'compare_docx_tables', options: {} },
+  ]);
+  assert.deepEqual(
+    comparisons({ kind: 'writer.text_present', file: docx, text: 'Q3' }).map((c) => c.options),
+    [{}, {}],
+  );
+});
+
+test('writer.text_absent → compare_docx_files + compare_docx_tables against gold', () => {
+  assert.deepEqual(
+    comparisons({ kind: 'writer.text_absent', file: docx, text: 'DRAFT' }).map((c) => c.func),
+    ['compare_docx_files', 'compare_docx_tables'],
+  );
+});
+
+test('writer.text_replaced → case-sensitive compare_docx_files + compare_docx_tables', () => {
+  const c = comparisons({ kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' });
+  assert.deepEqual(c[0], { file: docx, app: 'writer', func: 'compare_docx_files', options: {} });
+  assert.equal(c[1]?.func, 'compare_docx_tables');
+});
+
+test('writer.paragraph_count → compare_docx_files paragraph by paragraph, blank ones dropped', () => {
+  assert.deepEqual(comparisons({ kind: 'writer.paragraph_count', file: docx, count: 4 }), [
+    {
+      file: docx,
+      app: 'writer',
+      func: 'compare_docx_files',
+      options: { ignore_blanks: false, delete_empty_lines: true },
+    },
+  ]);
+});
+
+test('writer.table → compare_docx_tables', () => {
+  assert.deepEqual(comparisons({ kind: 'writer.table', file: docx, rows: 3, cells: [] }), [
+    { file: docx, app: 'writer', func: 'compare_docx_tables', options: {} },
+  ]);
+});
+
+test('writer.line_spacing → compare_line_spacing', () => {
+  assert.deepEqual(
+    comparisons({ kind: 'writer.line_spacing', file: docx, paragraph: 'Intro', lineSpacing: 1.5 }),
+    [{ file: docx, app: 'writer', func: 'compare_line_spacing', options: {} }],
+  );
+});
+
+test('writer kinds no docx metric reads stay refused', () => {
+  for (const kind of [
+    'writer.heading',
+    'writer.list',
+    'writer.alignment',
+    'writer.orientation',
+    'writer.header_text',
+    'writer.footer_text',
+    'writer.run_format',
+  ]) {
+    const m = mapCheck({ kind, file: docx });
+    assert.ok(!m.ok && m.reason.length > 10, kind);
+  }
+});
+
+test('impress deck checks → compare_pptx_files against gold with examine_shape: false', () => {
+  for (const check of [
+    { kind: 'impress.slide_count', file: pptx, count: 3 },
+    { kind: 'impress.slide_title', file: pptx, slide: 2, text: 'Plan' },
+    { kind: 'impress.slide_body', file: pptx, slide: 2, bullets: ['a'] },
+    { kind: 'impress.notes', file: pptx, slide: 1, text: 'say hi' },
+    { kind: 'impress.order', file: pptx, titles: ['A', 'B'] },
+    { kind: 'impress.font', file: pptx, slide: 1, target: 'title', bold: true },
+  ]) {
+    assert.deepEqual(
+      comparisons(check),
+      [{ file: pptx, app: 'impress', func: 'compare_pptx_files', options: { examine_shape: false } }],
+      check.kind,
+    );
+  }
+  assert.equal(mapCheck({ kind: 'impress.image_present', file: pptx, min: 1 }).ok, false);
+  assert.equal(mapCheck({ kind: 'impress.table', file: pptx, slide: 1, cells: [] }).ok, false);
+});
+
+test('os.content_equals → exact_match over the base64 of the bytes, "." marking a readable file', () => {
+  const m = mapCheck({ kind: 'os.content_equals', path: 'notes/a.txt', content: 'hi\n' });
+  assert.ok(m.ok && m.app === 'os');
+  assert.equal(m.call.func, 'exact_match');
+  assert.deepEqual(m.call.result.command, [
+    'sh',
+    '-c',
+    'base64 -w0 -- "$1" && printf .',
+    'sh',
+    '/home/user/notes/a.txt',
+  ]);
+  assert.deepEqual(m.call.expected, { type: 'rule', rules: { expected: 'aGkK.' } });
+  const empty = mapCheck({ kind: 'os.content_equals', path: 'e', base64: '' });
+  assert.ok(empty.ok && empty.app === 'os');
+  assert.deepEqual(empty.call.expected, { type: 'rule', rules: { expected: '.' } });
+  const trimmed = mapCheck({
+    kind: 'os.content_equals',
+    path: 'a',
+    content: 'x y \n\n',
+    ignoreTrailingWhitespace: true,
+  });
+  assert.ok(trimmed.ok && trimmed.app === 'os');
+  assert.equal((trimmed.call.result.command as string[])[0], 'python3');
+  assert.deepEqual(trimmed.call.expected, { type: 'rule', rules: { expected: 'eCB5.' } });
+});
+
+test('os.content_matches → check_include_exclude for a plain literal only', () => {
+  const m = mapCheck({ kind: 'os.content_matches', path: 'log.txt', pattern: 'status: ok' });
+  assert.ok(m.ok && m.app === 'os');
+  assert.equal(m.call.func, 'check_include_exclude');
+  assert.deepEqual(m.call.result.command, ['cat', '--', '/home/user/log.txt']);
+  assert.deepEqual(m.call.expected, { type: 'rule', rules: { include: ['status: ok'], exclude: [] } });
+  for (const pattern of ['^ok$', 'a.b', 'x\\d', 'a|b']) {
+    assert.equal(mapCheck({ kind: 'os.content_matches', path: 'p', pattern }).ok, false, pattern);
+  }
+  assert.equal(mapCheck({ kind: 'os.content_matches', path: 'p', pattern: 'ok', flags: 'i' }).ok, false);
+  assert.equal(mapCheck({ kind: 'os.content_matches', path: 'p', pattern: 'a\nb' }).ok, false);
+});
+
+test('checks on one document collapse into one gold call per metric, saved once', async () => {
+  const id = 'b1d2c3e4-0000-4000-8000-000000000001';
+  const files = (['initial', 'solved'] as const).map((role) => ({
+    role,
+    vmPath: docx,
+    key: `tasks/${id}/${role}/report.docx`,
+    bytes: Buffer.from(role),
+  }));
+  const { input } = calcPackageInput({
+    id,
+    files,
+    checks: [
+      { kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' },
+      { kind: 'writer.text_absent', file: docx, text: 'DRAFT' },
+      { kind: 'writer.table', file: docx, rows: 2 },
+    ],
+  });
+  input.apps = ['writer'];
+  for (const a of input.artifacts) a.app = 'writer';
+  const pkg = buildTaskPackage(input).taskJson;
+  const goldFile = async (key: string) => ({ packPath: `gold/${key}` });
+  const out = await toOsworldTask(pkg, { initialFile: goldFile, goldFile });
+  assert.ok(out.ok, JSON.stringify(out));
+  assert.equal(out.domain, 'libreoffice_writer');
+  const evaluator = out.task.evaluator as Record<string, unknown[]>;
+  assert.deepEqual(evaluator.func, ['compare_docx_files', 'compare_docx_tables']);
+  assert.deepEqual(evaluator.expected, [
+    { type: 'cache_file', path: `gold/tasks/${id}/solved/report.docx` },
+    { type: 'cache_file', path: `gold/tasks/${id}/solved/report.docx` },
+  ]);
+  const postconfig = evaluator.postconfig as { type: string; parameters: Record<string, unknown> }[];
+  assert.deepEqual(
+    postconfig.filter((s) => s.type === 'activate_window').map((s) => s.parameters.window_name),
+    ['report.docx - LibreOffice Writer'],
+  );
+
+  const { input: noGold } = calcPackageInput({
+    files: files.slice(0, 1),
+    checks: [{ kind: 'writer.table', file: docx, rows: 2 }],
+  });
+  const refused = await toOsworldTask(buildTaskPackage(noGold).taskJson, { initialFile: goldFile, goldFile });
+  assert.ok(!refused.ok && /no oracle-solved copy/.test(refused.unmapped[0]?.reason ?? ''));
 });
