@@ -48,7 +48,7 @@ function describeTask(t: TaskRow): string {
   return `    #${t.taskIndex} ${t.status}${why}`;
 }
 
-describe('the whole skill library in one generation round (offline model)', () => {
+describe('the whole skill library in one dry-run round (offline model)', () => {
   let forge: TestForge;
   const saved: Record<string, string | undefined> = {};
   before(async () => {
