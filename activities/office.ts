@@ -4,7 +4,7 @@ import type { FileMap } from '../preparers/types.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
 import { finishTaskRecord, recordNodeRuns } from './taskRecords.ts';
-import { contentTypeOf, fetchFiles, loadState, saveState, type StoredFile } from './taskState.ts';
+import { contentTypeOf, fetchFiles, loadState, type StoredFile, saveState } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
 
 /**

@@ -3,7 +3,10 @@ import type { createExportActivities } from '../activities/exportActivity.ts';
 import type { ExportOptions, ExportReport } from '../export/exportPack.ts';
 
 /** A task-pack export as a workflow, for packs too big to write from a terminal session. */
-export async function exportPackWorkflow(input: { options: ExportOptions; queue: string }): Promise<ExportReport> {
+export async function exportPackWorkflow(input: {
+  options: ExportOptions;
+  queue: string;
+}): Promise<ExportReport> {
   const { exportPackActivity } = proxyActivities<ReturnType<typeof createExportActivities>>({
     taskQueue: input.queue,
     startToCloseTimeout: '6 hours',

@@ -167,7 +167,13 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
       }
       // Fill the window, then start its children together: one start at a time caps throughput.
       const batch: RoundPlanEntry[] = [];
-      while (!stopReason && !paused && !exhausted && running.size + batch.length < input.window && !historyFull()) {
+      while (
+        !stopReason &&
+        !paused &&
+        !exhausted &&
+        running.size + batch.length < input.window &&
+        !historyFull()
+      ) {
         const entry = await nextEntry();
         if (!entry) {
           exhausted = true;

@@ -7,7 +7,9 @@ const EVERY_MS = 5000;
  * side, a worker that dies (SIGKILL, OOM) is noticed within seconds and its activities retried on
  * another worker, instead of waiting out a start-to-close timeout of many minutes.
  */
-export function withHeartbeats<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+export function withHeartbeats<T extends Record<string, (...args: never[]) => Promise<unknown>>>(
+  activities: T,
+): T {
   const out: Record<string, (...args: never[]) => Promise<unknown>> = {};
   for (const [name, fn] of Object.entries(activities)) {
     out[name] = async (...args: never[]) => {

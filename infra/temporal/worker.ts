@@ -7,8 +7,8 @@ import { createPrepareActivities } from '../../activities/prepare.ts';
 import { createRoundActivities } from '../../activities/round.ts';
 import { closeOffice } from '../../preparers/office/index.ts';
 import type { Runtime } from '../runtime.ts';
-import { type QueueName, queueConcurrency, taskQueue } from './queues.ts';
 import { withHeartbeats } from './heartbeat.ts';
+import { type QueueName, queueConcurrency, taskQueue } from './queues.ts';
 import { workflowBundle } from './workflowBundle.ts';
 
 export interface RunningWorkers {
@@ -31,7 +31,9 @@ export async function startWorkers(runtime: Runtime, queues: readonly QueueName[
     const level = config.FORGE_LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN';
     const logger = new DefaultLogger(level, (entry) => {
       if (entry.message.startsWith('No workflows registered')) return;
-      process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`);
+      process.stderr.write(
+        `${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`,
+      );
     });
     TemporalRuntime.install({ logger });
     sdkLoggerInstalled = true;

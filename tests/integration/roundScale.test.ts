@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { parseSpec } from '../../skills/load.ts';
 import { waitForRound } from '../../infra/rounds/control.ts';
 import { startRound } from '../../infra/rounds/start.ts';
+import { parseSpec } from '../../skills/load.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';
 
 /** A small OS skill, cloned under 500 ids: the round's machinery, not the documents, is under test. */
@@ -42,7 +42,10 @@ rubric:
 const SKILLS = 500;
 let forge: TestForge;
 before(async () => {
-  forge = await startTestForge({ FORGE_PREPARE_QUEUE_CONCURRENCY: '24', FORGE_LLM_QUEUE_CONCURRENCY: '64' }, ['llm', 'prepare']);
+  forge = await startTestForge({ FORGE_PREPARE_QUEUE_CONCURRENCY: '24', FORGE_LLM_QUEUE_CONCURRENCY: '64' }, [
+    'llm',
+    'prepare',
+  ]);
 });
 after(async () => {
   await forge?.close();
@@ -51,7 +54,8 @@ after(async () => {
 test(`a round of ${SKILLS} skills: sliding window of children, continue-as-new, every task accepted`, async () => {
   const ids = Array.from({ length: SKILLS }, (_, i) => `os.scale.s${String(i).padStart(4, '0')}`);
   // Status "test": selectable by explicit allocation only, so these never join other rounds.
-  for (const id of ids) await forge.runtime.specs.put(parseSpec(template(id), `${id}.yaml`).spec, 'file', undefined, 'test');
+  for (const id of ids)
+    await forge.runtime.specs.put(parseSpec(template(id), `${id}.yaml`).spec, 'file', undefined, 'test');
   const started = await startRound(forge.deps, {
     allocation: Object.fromEntries(ids.map((id) => [id, 1])),
     window: 40,
@@ -64,6 +68,9 @@ test(`a round of ${SKILLS} skills: sliding window of children, continue-as-new, 
   assert.equal(progress.skillsTotal, SKILLS);
   assert.equal(progress.accepted, SKILLS, JSON.stringify(progress.rejectedByReason));
   const runs: string[] = [];
-  for await (const w of forge.temporal.client.workflow.list({ query: `WorkflowId = '${started.workflowId}'` })) runs.push(w.runId);
+  for await (const w of forge.temporal.client.workflow.list({
+    query: `WorkflowId = '${started.workflowId}'`,
+  }))
+    runs.push(w.runId);
   assert.ok(runs.length >= 2, `the round continued as new (runs: ${runs.length})`);
 });

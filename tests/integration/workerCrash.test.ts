@@ -16,10 +16,14 @@ const env = { ...process.env, FORGE_TASK_QUEUE_PREFIX: `crash-${randomBytes(4).t
 const children: ChildProcess[] = [];
 
 function startWorkerProcess(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   children.push(child);
   return child;
 }
@@ -42,7 +46,11 @@ test('SIGKILL of the worker mid-round: the round completes, each task index once
       taskConcurrency: 2,
       seed: Math.floor(Date.now() % 1_000_000_000),
     });
-    await waitFor('two accepted tasks', async () => ((await taskStatusCounts(runtime.database, started.roundId)).accepted ?? 0) >= 2, 180_000);
+    await waitFor(
+      'two accepted tasks',
+      async () => ((await taskStatusCounts(runtime.database, started.roundId)).accepted ?? 0) >= 2,
+      180_000,
+    );
     worker.kill('SIGKILL');
     await new Promise((r) => worker.once('exit', r));
     const atKill = await taskStatusCounts(runtime.database, started.roundId);
@@ -62,7 +70,9 @@ test('SIGKILL of the worker mid-round: the round completes, each task index once
       WHERE round_id = ${started.roundId} AND NOT cache_hit AND outcome = 'ok'
       GROUP BY request_hash HAVING count(*) > 1`);
     assert.deepEqual(billedTwice.rows, []);
-    const packaged = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM packages WHERE round_id = ${started.roundId}`);
+    const packaged = await db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM packages WHERE round_id = ${started.roundId}`,
+    );
     assert.equal(packaged.rows[0]!.n, progress.accepted);
   } finally {
     await temporal.close();
