@@ -6,6 +6,8 @@ import { loadConfig } from '../../infra/config.ts';
 import { openDatabase } from '../../infra/db/client.ts';
 import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
 import { ObjectStore } from '../../infra/objectStore.ts';
+import { exportViaTemporal } from '../../infra/rounds/exportWorkflow.ts';
+import { connectTemporal } from '../../infra/temporal/client.ts';
 
 export function register(program: Command): void {
   program
@@ -21,8 +23,34 @@ export function register(program: Command): void {
       '--base-url <url>',
       'with --files url: artifact URLs are <url>/<key> (default FORGE_EXPORT_BASE_URL, else presigned)',
     )
+    .option('--via-temporal', 'run the export as a workflow on the prepare-queue workers (for big packs)')
     .action(async (o: Record<string, unknown>) => {
       const config = loadConfig();
+      const statusList = o.status as string[];
+      const options = {
+        round: String(o.round),
+        skills: o.skills as string | undefined,
+        statuses: statusList.length > 0 ? statusList : ['accepted'],
+        format: o.format as 'osworld' | 'jsonl',
+        out: String(o.out),
+        files: o.files as 'ship' | 'url',
+        baseUrl: (o.baseUrl as string | undefined) ?? config.FORGE_EXPORT_BASE_URL,
+      };
+      if (o.viaTemporal) {
+        const temporal = await connectTemporal(config);
+        try {
+          const { workflowId, report } = await exportViaTemporal(
+            { config, temporal: temporal.client },
+            options,
+          );
+          process.stdout.write(
+            `exported ${report.exported} of ${report.selected} tasks to ${options.out} (workflow ${workflowId})\n`,
+          );
+        } finally {
+          await temporal.close();
+        }
+        return;
+      }
       const endpoints = resolveServiceEndpoints(config);
       const database = openDatabase(endpoints.databaseUrl, 2);
       const store = new ObjectStore(endpoints.s3);
@@ -33,23 +61,10 @@ export function register(program: Command): void {
           })
         : undefined;
       try {
-        const statuses = o.status as string[];
-        const report = await exportPack(
-          { database, store },
-          {
-            round: String(o.round),
-            skills: o.skills as string | undefined,
-            statuses: statuses.length > 0 ? statuses : ['accepted'],
-            format: o.format as 'osworld' | 'jsonl',
-            out: String(o.out),
-            files: o.files as 'ship' | 'url',
-            baseUrl: (o.baseUrl as string | undefined) ?? config.FORGE_EXPORT_BASE_URL,
-          },
-          (p) => {
-            if (p.done === 1) bar?.start(p.total, 0, { task: '' });
-            bar?.update(p.done, { task: p.taskId });
-          },
-        );
+        const report = await exportPack({ database, store }, options, (p) => {
+          if (p.done === 1) bar?.start(p.total, 0, { task: '' });
+          bar?.update(p.done, { task: p.taskId });
+        });
         bar?.stop();
         process.stdout.write(
           `exported ${report.exported} of ${report.selected} tasks to ${String(o.out)}` +

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { OSWORLD_INDEX_PATH } from '../../export/exportPack.ts';
+import { validatePack } from '../../export/validate.ts';
+import { waitForRound } from '../../infra/rounds/control.ts';
+import { exportViaTemporal } from '../../infra/rounds/exportWorkflow.ts';
+import { startRound } from '../../infra/rounds/start.ts';
+import { startTestForge, type TestForge } from '../support/workers.ts';
+
+let forge: TestForge;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'forge-export-wf-'));
+before(async () => {
+  forge = await startTestForge({}, ['llm', 'prepare']);
+});
+after(async () => {
+  await forge?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a round exported by the exportPackWorkflow on a worker gives a valid OSWorld pack', async () => {
+  const started = await startRound(forge.deps, {
+    skills: ['os.files.backup-copy'],
+    tasksPerSkill: 2,
+    seed: Math.floor(Date.now() % 1_000_000_000),
+  });
+  const progress = await waitForRound(forge.deps, started.roundId);
+  assert.equal(progress.accepted, 2, JSON.stringify(progress.rejectedByReason));
+  const out = path.join(dir, 'pack');
+  const { workflowId, report } = await exportViaTemporal(
+    { config: forge.config, temporal: forge.temporal.client },
+    { round: started.roundId, format: 'osworld', out },
+  );
+  assert.match(workflowId, /^export-/);
+  assert.equal(report.selected, 2);
+  assert.equal(report.exported + new Set(report.excluded.map((e) => e.taskId)).size, 2);
+  assert.ok(existsSync(path.join(out, OSWORLD_INDEX_PATH)));
+  const index = JSON.parse(readFileSync(path.join(out, OSWORLD_INDEX_PATH), 'utf8')) as Record<
+    string,
+    string[]
+  >;
+  assert.equal(Object.values(index).flat().length, report.exported);
+  assert.deepEqual(await validatePack(out), []);
+});
