@@ -75,16 +75,19 @@ export async function latestTaxonomy(database: Database): Promise<TaxonomyVersio
   return row ? toVersion(row) : undefined;
 }
 
+/** A version without its tree: what lists show. */
+export const taxonomySummaryColumns = {
+  version: taxonomyVersions.version,
+  parentVersion: taxonomyVersions.parentVersion,
+  sha256: taxonomyVersions.sha256,
+  note: taxonomyVersions.note,
+  expansionRunId: taxonomyVersions.expansionRunId,
+  createdAt: taxonomyVersions.createdAt,
+};
+
 export async function listTaxonomies(database: Database): Promise<Omit<TaxonomyVersion, 'tree'>[]> {
   const rows = await database.db
-    .select({
-      version: taxonomyVersions.version,
-      parentVersion: taxonomyVersions.parentVersion,
-      sha256: taxonomyVersions.sha256,
-      note: taxonomyVersions.note,
-      expansionRunId: taxonomyVersions.expansionRunId,
-      createdAt: taxonomyVersions.createdAt,
-    })
+    .select(taxonomySummaryColumns)
     .from(taxonomyVersions)
     .orderBy(taxonomyVersions.version);
   return rows;

@@ -1,19 +1,13 @@
 import { desc, eq } from 'drizzle-orm';
 import { taxonomyVersions } from '../../infra/db/schema.ts';
+import { taxonomySummaryColumns } from '../../taxonomy/store.ts';
 import type { RouteContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { limitQuery, versionParams } from '../schemas.ts';
 
 export function taxonomyRoutes({ deps, add }: RouteContext): void {
   const { db } = deps.database;
-  const summary = {
-    version: taxonomyVersions.version,
-    parentVersion: taxonomyVersions.parentVersion,
-    sha256: taxonomyVersions.sha256,
-    note: taxonomyVersions.note,
-    expansionRunId: taxonomyVersions.expansionRunId,
-    createdAt: taxonomyVersions.createdAt,
-  };
+  const summary = taxonomySummaryColumns;
 
   add({
     method: 'GET',
