@@ -15,7 +15,7 @@ temporal_ldflags="-s -w -X github.com/temporalio/cli/temporalcli.Version=${tempo
 minio_module="github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c"
 
 if ! command -v go >/dev/null 2>&1; then
-  echo "build-binaries: Go is required to build temporal and minio (https://go.dev/doc/install)" >&2
+  echo "build-binaries: Go is required to build temporal and minio (Go 1.26 or newer)" >&2
   exit 1
 fi
 
