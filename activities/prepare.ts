@@ -131,6 +131,18 @@ export function createPrepareActivities(deps: ActivityDeps) {
     runs.push({ nodeId: 'verify_solved_passes', kind: 'verify', status: 'ok', durationMs: lap() });
 
     const appFor = (path: string) => appOf.get(path) ?? appOfPath(path);
+    // Packed here, while the profile is in memory, rather than fetched back file by file at packaging.
+    const profile = Object.fromEntries(Object.entries(initial).filter(([p]) => isProfilePath(p)));
+    const profileArchive =
+      Object.keys(profile).length > 0
+        ? {
+            ...(await deps.store.putArtifact(
+              await packProfile(profile),
+              contentTypeOf(PROFILE_ARCHIVE_PATH),
+            )),
+            app: 'thunderbird' as const,
+          }
+        : undefined;
     const state: TaskState = {
       instruction: m.instruction,
       items: m.items,
@@ -140,6 +152,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       initial: await storeFiles(deps.store, initial, appFor),
       solved: await storeFiles(deps.store, solved, appFor),
       verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },
+      profileArchive,
     };
     await saveState(deps.store, task.taskId, state);
     await db
@@ -200,7 +213,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
         [],
       );
 
-    const artifacts = await packageArtifacts(state);
+    const artifacts = packageArtifacts(state);
     const manifest = osManifestOf(await fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)));
     const round = (await db.select().from(rounds).where(eq(rounds.id, task.roundId)))[0];
     const cost = await db.execute<{ usd: number; tokens: number; models: string[] }>(sql`
@@ -296,24 +309,16 @@ export function createPrepareActivities(deps: ActivityDeps) {
       : { ok: false, reason: 'cancelled', node: 'package', detail: 'the task was no longer running' };
   }
 
-  /** Initial files (the Thunderbird profile packed as one archive) and solved files, for gold comparisons. */
-  async function packageArtifacts(state: TaskState): Promise<TaskArtifact[]> {
+  /** Initial files (the Thunderbird profile as its one archive) and solved files, for gold comparisons. */
+  function packageArtifacts(state: TaskState): TaskArtifact[] {
     const out: TaskArtifact[] = [];
-    const profile: FileMap = {};
     for (const [vmPath, f] of Object.entries(state.initial)) {
-      if (vmPath === OS_MANIFEST_PATH) continue;
-      if (isProfilePath(vmPath)) {
-        profile[vmPath] = new Uint8Array(await deps.store.getObject(f.key));
-        continue;
-      }
+      if (vmPath === OS_MANIFEST_PATH || isProfilePath(vmPath)) continue;
       out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
     }
-    if (Object.keys(profile).length > 0) {
-      const archive = await deps.store.putArtifact(
-        await packProfile(profile),
-        contentTypeOf(PROFILE_ARCHIVE_PATH),
-      );
-      out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, ...archive });
+    if (state.profileArchive) {
+      const { key, sha256, size } = state.profileArchive;
+      out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, key, sha256, size });
     }
     for (const [vmPath, ours] of Object.entries(state.solved)) {
       if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === ours.sha256) continue;

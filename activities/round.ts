@@ -47,10 +47,13 @@ export function createRoundActivities(deps: ActivityDeps) {
       if (round.status === 'paused_error_rate') return { status: 'stop', reason: 'paused_error_rate' };
       const settings = roundSettingsSchema.parse(round.settings);
       if (round.budgetUsd !== null) {
+        // The rollups the ledger triggers keep (one row per node/model, per status) instead of
+        // scanning every call and task of the round at each gate.
         const r = await tx.execute<{ spend: number; inflight: number }>(sql`
           SELECT
-            (SELECT coalesce(sum(usd), 0) FROM llm_calls WHERE round_id = ${input.roundId})::float8 AS spend,
-            (SELECT count(*) FROM tasks WHERE round_id = ${input.roundId} AND status = 'running')::int AS inflight`);
+            (SELECT coalesce(sum(usd), 0) FROM llm_cost_rollup WHERE round_id = ${input.roundId})::float8 AS spend,
+            (SELECT coalesce(sum(tasks), 0) FROM task_status_rollup
+              WHERE round_id = ${input.roundId} AND status = 'running')::int AS inflight`);
         const { spend, inflight } = r.rows[0]!;
         if (spend + (inflight + 1) * settings.reservationUsd > round.budgetUsd) {
           return { status: 'stop', reason: 'budget_exhausted' };
@@ -125,8 +128,8 @@ export function createRoundActivities(deps: ActivityDeps) {
   async function computeProgress(roundId: string, statusOverride?: RoundStatus): Promise<RoundProgress> {
     const round = await roundRow(roundId);
     const counts = await db.execute<{ status: string; reason: string | null; n: number }>(sql`
-      SELECT status, reject_reason AS reason, count(*)::int AS n FROM tasks WHERE round_id = ${roundId}
-      GROUP BY status, reject_reason`);
+      SELECT status, nullif(reject_reason, '') AS reason, sum(tasks)::int AS n FROM task_status_rollup
+      WHERE round_id = ${roundId} GROUP BY status, reject_reason`);
     const plan = await db.execute<{ skills: number; planned: number }>(sql`
       SELECT count(*)::int AS skills, coalesce(sum(tasks), 0)::int AS planned FROM round_skills WHERE round_id = ${roundId}`);
     const skillsDone = await db.execute<{ n: number }>(sql`
@@ -135,7 +138,7 @@ export function createRoundActivities(deps: ActivityDeps) {
         JOIN tasks t ON t.round_id = rs.round_id AND t.skill_id = rs.skill_id AND t.status IN ('accepted','rejected','failed')
         WHERE rs.round_id = ${roundId} GROUP BY rs.skill_id, rs.tasks HAVING count(*) >= rs.tasks) s`);
     const spend = await db.execute<{ usd: number }>(sql`
-      SELECT coalesce(sum(usd), 0)::float8 AS usd FROM llm_calls WHERE round_id = ${roundId}`);
+      SELECT coalesce(sum(usd), 0)::float8 AS usd FROM llm_cost_rollup WHERE round_id = ${roundId}`);
     const by: Record<string, number> = { accepted: 0, rejected: 0, failed: 0, cancelled: 0, running: 0 };
     const rejectedByReason: Record<string, number> = {};
     for (const c of counts.rows) {

@@ -23,6 +23,8 @@ export interface TaskState {
   initial: Record<string, StoredFile>;
   solved: Record<string, StoredFile>;
   verdicts: { initial: boolean[]; solved: boolean[] };
+  /** The initial Thunderbird profile packed as the tar.gz the setup unpacks into ~, when there is one. */
+  profileArchive?: StoredFile;
   /**
    * Solved office files as LibreOffice saved them, set by the office verification: the gold files
    * of an export, since an agent's result is a LibreOffice save too.
