@@ -1,8 +1,8 @@
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/client.ts';
 import type { ObjectStore } from '../infra/objectStore.ts';
+import type { LlmClient } from '../llm/client.ts';
 import type { SpecStore } from '../skills/store.ts';
-import type { LlmClient } from './llm/client.ts';
 
 /** What every activity factory receives; the worker builds it once per process. */
 export interface ActivityDeps {

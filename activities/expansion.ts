@@ -4,12 +4,13 @@ import {
   expansionProposals,
   expansionRuns,
   llmCalls,
+  roundSkills,
   rounds,
   skillSpecVersions,
   skills,
+  tasks,
 } from '../infra/db/schema.ts';
-import { dryRunSpec } from '../infra/rounds/dryRun.ts';
-import type { Runtime } from '../infra/runtime.ts';
+import { structuredOutput } from '../llm/types.ts';
 import { parseSpec } from '../skills/load.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { type Adopted, expandTree } from '../taxonomy/expansion/apply.ts';
@@ -29,7 +30,8 @@ import { roundStats } from '../taxonomy/stats.ts';
 import { currentTaxonomyVersion, getTaxonomy, recordTaxonomy } from '../taxonomy/store.ts';
 import { skillIndex } from '../taxonomy/tree.ts';
 import type { ActivityDeps } from './deps.ts';
-import { structuredOutput } from './llm/types.ts';
+import { createRoundActivities } from './round.ts';
+import { roundSettingsSchema } from './roundSettings.ts';
 
 export interface ExpansionPlan {
   baseVersion: number;
@@ -48,6 +50,20 @@ export interface ExpansionSummary {
   promoted: string[];
   tokens: number;
   usd: number;
+}
+
+/** A candidate's dry-run round: the tasks it runs, all of which must be accepted. */
+export interface GateRound {
+  roundId: string;
+  skillId: string;
+  specVersion: number;
+  tasks: number;
+}
+
+const GATE_TASKS = 3;
+
+export function gateRoundId(runId: string, position: number): string {
+  return `gate-${runId}-${position}`;
 }
 
 /** Proposals of one target take positions target·SLOT … target·SLOT + 3. */
@@ -104,9 +120,10 @@ async function currentSpec(deps: ActivityDeps, skillId: string) {
   return (await deps.specs.get(skillId, row.v)).spec;
 }
 
-/** Expansion activities without LLM calls: planning and the new taxonomy version (prepare queue). */
+/** Expansion activities without LLM calls: planning, the gate's round, the new taxonomy version (prepare queue). */
 export function createExpansionActivities(deps: ActivityDeps) {
   const { database } = deps;
+  const { finishRound } = createRoundActivities(deps);
 
   async function planExpansion(runId: string, maxTargets: number): Promise<ExpansionPlan> {
     const run = await runRow(database, runId);
@@ -203,11 +220,91 @@ export function createExpansionActivities(deps: ActivityDeps) {
       .where(eq(expansionRuns.id, runId));
   }
 
-  return { planExpansion, finishExpansion, failExpansion };
+  /**
+   * Opens the dry-run half of the gate: records the authored spec as a candidate version and a
+   * `dry_run` round of 3 tasks for it, which the expansion workflow then runs as an ordinary child
+   * skill workflow on the real queues. Idempotent: the round id is derived from (run, position).
+   */
+  async function openGate(runId: string, position: number): Promise<GateRound | null> {
+    const row = await proposalRow(database, runId, position);
+    if (row.status !== 'authored') return null;
+    const roundId = gateRoundId(runId, position);
+    if (row.specVersion && row.dryRunRoundId === roundId)
+      return { roundId, skillId: row.skillId!, specVersion: row.specVersion, tasks: GATE_TASKS };
+    const { spec } = parseSpec(row.specText!, `proposal ${row.skillId}`);
+    const specVersion = await deps.specs.put(spec, 'expansion', runId, 'candidate');
+    await database.db.transaction(async (tx) => {
+      await tx
+        .insert(rounds)
+        .values({
+          id: roundId,
+          status: 'running',
+          kind: 'dry_run',
+          seed: deriveSeed(runId, spec.id, 'gate'),
+          settings: roundSettingsSchema.parse({ tasksPerSkill: GATE_TASKS, window: 1, taskConcurrency: 1 }),
+          workflowId: `expansion-gate:${roundId}`,
+        })
+        .onConflictDoNothing();
+      await tx
+        .insert(roundSkills)
+        .values({ roundId, position: 0, skillId: spec.id, specVersion, tasks: GATE_TASKS })
+        .onConflictDoNothing();
+      await tx
+        .update(expansionProposals)
+        .set({ specVersion, dryRunRoundId: roundId })
+        .where(and(eq(expansionProposals.expansionRunId, runId), eq(expansionProposals.position, position)));
+    });
+    return { roundId, skillId: spec.id, specVersion, tasks: GATE_TASKS };
+  }
+
+  /** Closes the gate: every task of the dry-run round must be accepted, else the candidate is retired. */
+  async function closeGate(runId: string, position: number): Promise<{ adopted: boolean }> {
+    const row = await proposalRow(database, runId, position);
+    if (row.status !== 'authored') return { adopted: row.status === 'adopted' };
+    const roundId = row.dryRunRoundId!;
+    // The dry run's authoring and judge calls are this expansion's spend too.
+    await database.db.update(llmCalls).set({ expansionRunId: runId }).where(eq(llmCalls.roundId, roundId));
+    const taskRows = await database.db
+      .select()
+      .from(tasks)
+      .where(eq(tasks.roundId, roundId))
+      .orderBy(asc(tasks.taskIndex));
+    await finishRound(roundId, 'completed');
+    const failures = taskRows
+      .map((t) =>
+        t.status === 'accepted'
+          ? null
+          : `task ${t.taskIndex} ${t.status}${t.rejectReason ? ` (${t.rejectReason}${t.rejectNode ? ` at ${t.rejectNode}` : ''}${t.rejectDetail ? `: ${t.rejectDetail}` : ''})` : ''}`,
+      )
+      .filter(Boolean);
+    if (taskRows.length < GATE_TASKS) failures.push(`${GATE_TASKS - taskRows.length} task(s) never ran`);
+    if (failures.length === 0) {
+      await decide(database, runId, position, { status: 'adopted' });
+      return { adopted: true };
+    }
+    await decide(database, runId, position, {
+      status: 'rejected',
+      reason: `dry run failed: ${failures.join('; ')}`.slice(0, 4000),
+    });
+    // A spec that failed its gate must not be picked up by rounds that select every non-retired skill.
+    await database.db
+      .update(skills)
+      .set({ status: 'retired' })
+      .where(
+        and(
+          eq(skills.id, row.skillId!),
+          eq(skills.currentVersion, row.specVersion!),
+          eq(skills.status, 'candidate'),
+        ),
+      );
+    return { adopted: false };
+  }
+
+  return { planExpansion, finishExpansion, failExpansion, openGate, closeGate };
 }
 
-/** Expansion activities that call the LLM or run the gate (llm queue; the gate needs the LLM client too). */
-export function createExpansionLlmActivities(runtime: Runtime) {
+/** Expansion activities that call the LLM (llm queue). */
+export function createExpansionLlmActivities(runtime: ActivityDeps) {
   const { database } = runtime;
   const llm = () => {
     if (!runtime.llm) throw new Error('this worker has no LLM client: run the llm queue worker');
@@ -370,66 +467,5 @@ export function createExpansionLlmActivities(runtime: Runtime) {
     return { ok: true };
   }
 
-  /** The dry-run half of the gate: 3 tasks through the full verification, all must be accepted. */
-  async function gateProposal(runId: string, position: number): Promise<{ adopted: boolean }> {
-    const row = await proposalRow(database, runId, position);
-    if (row.status !== 'authored') return { adopted: row.status === 'adopted' };
-    const { spec } = parseSpec(row.specText!, `proposal ${row.skillId}`);
-    try {
-      const dry = await dryRunSpec(runtime, spec, {
-        tasks: 3,
-        source: 'expansion',
-        status: 'candidate',
-        expansionRunId: runId,
-        seed: deriveSeed(runId, spec.id, 'gate'),
-      });
-      // The dry run's authoring and judge calls are this expansion's spend too.
-      await database.db
-        .update(llmCalls)
-        .set({ expansionRunId: runId })
-        .where(eq(llmCalls.roundId, dry.roundId));
-      if (dry.passed) {
-        await decide(database, runId, position, {
-          status: 'adopted',
-          specVersion: dry.specVersion,
-          dryRunRoundId: dry.roundId,
-        });
-        return { adopted: true };
-      }
-      const failures = dry.tasks
-        .map((t, i) =>
-          t.outcome === 'accepted'
-            ? null
-            : `task ${i} ${t.outcome}${t.reason ? ` (${t.reason}${t.node ? ` at ${t.node}` : ''}${t.detail ? `: ${t.detail}` : ''})` : ''}`,
-        )
-        .filter(Boolean)
-        .join('; ');
-      await decide(database, runId, position, {
-        status: 'rejected',
-        reason: `dry run failed: ${failures}`.slice(0, 4000),
-        specVersion: dry.specVersion,
-        dryRunRoundId: dry.roundId,
-      });
-      // A spec that failed its gate must not be picked up by rounds that select every non-retired skill.
-      await database.db
-        .update(skills)
-        .set({ status: 'retired' })
-        .where(
-          and(
-            eq(skills.id, spec.id),
-            eq(skills.currentVersion, dry.specVersion),
-            eq(skills.status, 'candidate'),
-          ),
-        );
-      return { adopted: false };
-    } catch (err) {
-      await decide(database, runId, position, {
-        status: 'rejected',
-        reason: `dry run error: ${(err as Error).message}`.slice(0, 4000),
-      });
-      return { adopted: false };
-    }
-  }
-
-  return { proposeExpansion, authorProposal, gateProposal };
+  return { proposeExpansion, authorProposal };
 }

@@ -1,7 +1,7 @@
+import { structuredOutput } from '../llm/types.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { ActivityDeps } from './deps.ts';
-import { structuredOutput } from './llm/types.ts';
 import { finishTaskRecord, recordNodeRuns } from './taskRecords.ts';
 import { loadState, saveContext } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';

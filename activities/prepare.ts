@@ -8,8 +8,8 @@ import { packProfile } from '../preparers/thunderbird/index.ts';
 import type { AppId, FileMap } from '../preparers/types.ts';
 import { materializeTask } from '../skills/run/materialize.ts';
 import { TemplateError } from '../skills/template.ts';
+import { buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { ActivityDeps } from './deps.ts';
-import { buildTaskPackage, type TaskArtifact } from './package/taskPackage.ts';
 import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
 import { finishTaskRecord, type NodeRun, recordNodeRuns } from './taskRecords.ts';
 import {

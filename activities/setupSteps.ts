@@ -1,5 +1,5 @@
 import type { OsManifest } from '../preparers/os/manifest.ts';
-import type { SetupStep, TaskArtifact } from './package/taskPackage.ts';
+import type { SetupStep, TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { TaskState } from './taskState.ts';
 
 /** Where the packed Thunderbird profile is downloaded to before it is unpacked into ~/. */

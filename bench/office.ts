@@ -1,6 +1,6 @@
 import { calcPreparer } from '../preparers/calc/index.ts';
 import { sampleCalcDoc } from '../preparers/calc/sample.ts';
-import { OfficeBatcher, officeOptionsFromConfig, roundTripOffice } from '../preparers/office/index.ts';
+import { OfficeBatcher, officeOptions, roundTripOffice } from '../preparers/office/index.ts';
 
 /**
  * roundTripOffice throughput: 20 xlsx files sent one at a time (batch size 1) versus as concurrent
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }));
   const rows: { batchSize: number; files: number; seconds: string; filesPerSecond: string }[] = [];
   for (const batchSize of [1, 20]) {
-    const batcher = new OfficeBatcher(officeOptionsFromConfig({ batchSize, waitMs: 100, slots: 1 }));
+    const batcher = new OfficeBatcher(officeOptions({ batchSize, waitMs: 100, slots: 1 }));
     await roundTripOffice([files[0]], batcher); // warm the profile
     const start = performance.now();
     await Promise.all(files.map((f) => roundTripOffice([f], batcher)));

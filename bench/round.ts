@@ -16,9 +16,9 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { loadPriceTable, type PriceTable, priceCall } from '../activities/llm/prices.ts';
-import { waitForRound } from '../infra/rounds/control.ts';
-import { startRound } from '../infra/rounds/start.ts';
+import { waitForRound } from '../app/rounds/control.ts';
+import { startRound } from '../app/rounds/start.ts';
+import { loadPriceTable, type PriceTable, priceCall } from '../llm/prices.ts';
 import { startTestForge, type TestForge } from '../tests/support/workers.ts';
 
 const knobs = z

@@ -1,5 +1,5 @@
+import { createRuntime, type Runtime } from '../app/runtime.ts';
 import { loadConfig } from '../infra/config.ts';
-import { createRuntime, type Runtime } from '../infra/runtime.ts';
 import { connectTemporal, type TemporalHandle } from '../infra/temporal/client.ts';
 
 export interface CommandContext {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { taskPackageSchema } from '../activities/package/taskPackage.ts';
+import { taskPackageSchema } from '../taskpack/taskPackage.ts';
 import { JSONL_PATH, MANIFEST_PATH, OSWORLD_INDEX_PATH, PACK_FORMAT } from './exportPack.ts';
 import { readPack } from './packReader.ts';
 

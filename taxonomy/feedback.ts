@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../infra/db/client.ts';
 import { rounds, studentResults, tasks } from '../infra/db/schema.ts';
-import { RoundRequestError } from '../infra/rounds/errors.ts';
+import { RoundRequestError } from '../infra/requestError.ts';
 
 /** One line of a feedback file (docs/feedback-format.md). */
 export const feedbackLineSchema = z

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
 import { expansionRuns, roundSkills, rounds } from '../infra/db/schema.ts';
-import { RoundRequestError } from '../infra/rounds/errors.ts';
+import { RoundRequestError } from '../infra/requestError.ts';
 import { type AllocationEntry, type AllocationInput, allocate, allocationDefaults } from './allocate.ts';
 import { roundStats } from './stats.ts';
 import { getTaxonomy, latestTaxonomy } from './store.ts';

@@ -1,6 +1,7 @@
 import { CancellationScope, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
-import type { SkillRunSummary, StopReason, TaskOutcome, TaskRef } from '../activities/types.ts';
+import type { SkillRunSummary, StopReason, TaskOutcome } from '../activities/types.ts';
 import { activitiesFor, type QueueNames } from './activityProxies.ts';
+import { runTaskPipeline, type TaskStages } from './pipeline.ts';
 
 export interface SkillWorkflowInput {
   roundId: string;
@@ -23,8 +24,9 @@ export function skillWorkflowId(roundId: string, skillId: string): string {
 const HISTORY_LIMIT = 8000;
 
 /**
- * Runs one atomic skill's spec for a number of tasks: gate → author (LLM queue) → prepare and
- * check (prepare queue) → LibreOffice round trip (office queue) → judge (LLM queue) → package.
+ * Runs one atomic skill's spec for a number of tasks: round gate, then the task pipeline
+ * (pipeline.ts) with each stage on its own queue: author and judge on the LLM queue, prepare and
+ * package on the prepare queue, the LibreOffice round trip on the office queue.
  * Each stage that rejects records its reason itself; this workflow only sequences and counts.
  */
 export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRunSummary> {
@@ -39,19 +41,12 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   let stop: StopReason | undefined;
   const inFlight = new Set<Promise<void>>();
 
-  const runTask = async (task: TaskRef): Promise<TaskOutcome> => {
-    const author = await acts.llm.authorTask(task);
-    if (!author.ok) return 'rejected';
-    const prepared = await acts.prepare.prepareTask(task);
-    if (!prepared.ok) return 'rejected';
-    if (prepared.office) {
-      const office = await acts.office.officeVerify(task);
-      if (!office.ok) return 'rejected';
-    }
-    const judged = await acts.llm.judgeTask(task);
-    if (!judged.ok) return 'rejected';
-    const packaged = await acts.prepare.packageTask(task);
-    return packaged.ok ? 'accepted' : 'rejected';
+  const stages: TaskStages = {
+    authorTask: (t) => acts.llm.authorTask(t),
+    prepareTask: (t) => acts.prepare.prepareTask(t),
+    officeVerify: (t) => acts.office.officeVerify(t),
+    judgeTask: (t) => acts.llm.judgeTask(t),
+    packageTask: (t) => acts.prepare.packageTask(t),
   };
 
   const runIndex = async (taskIndex: number): Promise<void> => {
@@ -69,7 +64,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
     summary.started++;
     let outcome: TaskOutcome;
     try {
-      outcome = await runTask(gate.task);
+      outcome = await runTaskPipeline(stages, gate.task);
     } catch (err) {
       outcome = isCancellation(err) ? 'cancelled' : 'failed';
       const detail = err instanceof Error ? err.message : String(err);

@@ -1,10 +1,11 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
 import type {
   createExpansionActivities,
   createExpansionLlmActivities,
   ExpansionSummary,
 } from '../activities/expansion.ts';
 import type { QueueNames } from './activityProxies.ts';
+import { skillWorkflow, skillWorkflowId } from './skill.ts';
 
 export interface ExpansionWorkflowInput {
   runId: string;
@@ -19,8 +20,8 @@ const bounded = { maximumAttempts: 3, initialInterval: '2s', maximumInterval: '3
 
 /**
  * One taxonomy expansion: from a round's statistics pick the skills to work on, ask the proposer
- * for each, let the author write each proposed spec, gate it (static checks, then a 3-task dry run
- * through the full verification), and record the new taxonomy version with the adopted candidates.
+ * for each, let the author write each proposed spec, gate it (static checks, then a 3-task dry-run
+ * round run by a child skill workflow through the full verification), and record the new taxonomy version with the adopted candidates.
  * Every step is an idempotent activity keyed by (run, proposal), so a retry never doubles work.
  */
 export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<ExpansionSummary> {
@@ -34,11 +35,6 @@ export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<
     startToCloseTimeout: '15 minutes',
     retry: bounded,
   });
-  const gate = proxyActivities<ReturnType<typeof createExpansionLlmActivities>>({
-    taskQueue: input.queues.llm,
-    startToCloseTimeout: '30 minutes',
-    retry: { ...bounded, maximumAttempts: 2 },
-  });
   try {
     const plan = await local.planExpansion(input.runId, input.maxTargets);
     const positions = (
@@ -48,7 +44,27 @@ export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<
     const worker = async () => {
       for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
         const authored = await llm.authorProposal(input.runId, p, plan.baseVersion);
-        if (authored.ok) await gate.gateProposal(input.runId, p);
+        if (!authored.ok) continue;
+        // The dry-run half of the gate is an ordinary skill workflow on the real queues.
+        const gateRound = await local.openGate(input.runId, p);
+        if (gateRound) {
+          await executeChild(skillWorkflow, {
+            workflowId: skillWorkflowId(gateRound.roundId, gateRound.skillId),
+            taskQueue: input.queues.prepare,
+            parentClosePolicy: ParentClosePolicy.TERMINATE,
+            args: [
+              {
+                roundId: gateRound.roundId,
+                skillId: gateRound.skillId,
+                specVersion: gateRound.specVersion,
+                tasks: gateRound.tasks,
+                taskConcurrency: 1,
+                queues: input.queues,
+              },
+            ],
+          });
+        }
+        await local.closeGate(input.runId, p);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { startRound } from '../../app/rounds/start.ts';
+import { createRuntime } from '../../app/runtime.ts';
+import { startWorkers } from '../../app/worker.ts';
 import { exportPack } from '../../export/exportPack.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { costByNode, roundTotals } from '../../infra/db/queries/costs.ts';
 import { repoRoot } from '../../infra/paths.ts';
-import { startRound } from '../../infra/rounds/start.ts';
-import { createRuntime } from '../../infra/runtime.ts';
 import { connectTemporal } from '../../infra/temporal/client.ts';
-import { startWorkers } from '../../infra/temporal/worker.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { parseIntOption } from '../context.ts';
 import { watchRound } from './round.ts';

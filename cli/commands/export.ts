@@ -1,12 +1,12 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import { exportViaTemporal } from '../../app/exportPack.ts';
 import { exportPack, REPORT_PATH } from '../../export/exportPack.ts';
 import { validatePack } from '../../export/validate.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { openDatabase } from '../../infra/db/client.ts';
 import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
 import { ObjectStore } from '../../infra/objectStore.ts';
-import { exportViaTemporal } from '../../infra/rounds/exportWorkflow.ts';
 import { connectTemporal } from '../../infra/temporal/client.ts';
 
 export function register(program: Command): void {

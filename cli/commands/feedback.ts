@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
-import { createRuntime } from '../../infra/runtime.ts';
 import { ingestFeedback } from '../../taxonomy/feedback.ts';
 import { type GroupStats, roundStats } from '../../taxonomy/stats.ts';
 

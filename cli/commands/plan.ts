@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
-import { createRuntime } from '../../infra/runtime.ts';
 import { type AllocationPlan, planFromFeedback } from '../../taxonomy/plan.ts';
 import { parseIntOption } from '../context.ts';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RoundProgress } from '../../activities/types.ts';
-import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../infra/rounds/control.ts';
-import { startRound } from '../../infra/rounds/start.ts';
+import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { planFromFeedback } from '../../taxonomy/plan.ts';
 import { currentTaxonomyVersion } from '../../taxonomy/store.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';

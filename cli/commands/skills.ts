@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
+import { dryRunSpec } from '../../app/rounds/dryRun.ts';
+import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
-import { dryRunSpec } from '../../infra/rounds/dryRun.ts';
-import { createRuntime } from '../../infra/runtime.ts';
 import { loadSkillLibrary, loadSpecFile, SpecError } from '../../skills/load.ts';
 import { parseIntOption } from '../context.ts';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
+import { startExpansion, waitForExpansion } from '../../app/expansion.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
-import { startExpansion, waitForExpansion } from '../../taxonomy/expansion/start.ts';
 import {
   taxonomyFile,
   taxonomyFromLibrary,

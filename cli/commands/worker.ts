@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
+import { createRuntime } from '../../app/runtime.ts';
+import { startWorkers } from '../../app/worker.ts';
 import { loadConfig } from '../../infra/config.ts';
-import { createRuntime } from '../../infra/runtime.ts';
 import { isQueueName, type QueueName, queueNames } from '../../infra/temporal/queues.ts';
-import { startWorkers } from '../../infra/temporal/worker.ts';
 
 export function register(program: Command): void {
   program

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RubricCheck } from '../../activities/package/taskPackage.ts';
+import type { RubricCheck } from '../../taskpack/taskPackage.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { SetupStep, TaskPackage } from '../../activities/package/taskPackage.ts';
+import type { SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
 import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 

@@ -13,15 +13,14 @@
  * - `officeFormatOf(path)`: 'xlsx' | 'docx' | 'pptx' | undefined, by extension.
  * - `closeOffice()`: stops accepting work and removes the LibreOffice profiles (tests, shutdown).
  *
- * Requests from concurrent callers are batched (see batcher.ts): up to FORGE_OFFICE_BATCH_SIZE
- * files, or whatever arrived within FORGE_OFFICE_BATCH_WAIT_MS, go through ONE soffice call per
+ * Requests from concurrent callers are batched (see batcher.ts): up to `batchSize` files, or
+ * whatever arrived within `waitMs`, go through ONE soffice call per
  * format. Each soffice runs in a fresh temp dir with a reused, pre-configured profile that makes
  * Calc recalculate every formula on load, so cached results in round-tripped xlsx files are
- * LibreOffice's own. FORGE_SOFFICE names the executable.
+ * LibreOffice's own. The caller configures the executable and batch sizes (configureOffice).
  */
 import { cpus } from 'node:os';
 import { z } from 'zod';
-import { loadConfig } from '../../infra/config.ts';
 import { type BatcherOptions, OfficeBatcher, OfficeConversionError } from './batcher.ts';
 import { OFFICE_FORMATS, type OfficeFormat, officeFormatOf } from './formats.ts';
 
@@ -51,22 +50,32 @@ const officeFileSchema = z.object({
 
 let shared: OfficeBatcher | undefined;
 
-/** Batcher options from the environment (infra/config.ts), with overrides. */
-export function officeOptionsFromConfig(overrides: Partial<BatcherOptions> = {}): BatcherOptions {
-  const config = loadConfig();
+/** The settings a caller may give (the composition root passes FORGE_SOFFICE and FORGE_OFFICE_BATCH_*). */
+export type OfficeSettings = Partial<BatcherOptions>;
+
+let settings: OfficeSettings = {};
+
+/** Batcher options: built-in defaults, then the configured settings, then overrides. */
+export function officeOptions(overrides: OfficeSettings = {}): BatcherOptions {
   return {
-    soffice: config.FORGE_SOFFICE,
-    batchSize: config.FORGE_OFFICE_BATCH_SIZE,
-    waitMs: config.FORGE_OFFICE_BATCH_WAIT_MS,
+    soffice: 'soffice',
+    batchSize: 24,
+    waitMs: 150,
     slots: Math.max(1, Math.min(2, cpus().length)),
     timeoutBaseMs: 60_000,
     timeoutPerFileMs: 5_000,
+    ...settings,
     ...overrides,
   };
 }
 
+/** Sets the process-wide batcher's settings; takes effect for the next batcher started. */
+export function configureOffice(next: OfficeSettings): void {
+  settings = { ...next };
+}
+
 function batcher(): OfficeBatcher {
-  shared ??= new OfficeBatcher(officeOptionsFromConfig());
+  shared ??= new OfficeBatcher(officeOptions());
   return shared;
 }
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { LlmNodeRequest, Validation } from '../../activities/llm/types.ts';
+import type { LlmNodeRequest, Validation } from '../../llm/types.ts';
 import { generateRecords, resolvedGenerateSchema } from '../generate.ts';
 import { compileOutput } from '../outputTypes.ts';
 import { sampleParams } from '../params.ts';
@@ -7,7 +7,7 @@ import { deriveSeed } from '../random.ts';
 import type { SkillSpec } from '../schema.ts';
 import { type Context, evaluate, render, renderText, TemplateError } from '../template.ts';
 
-/** The model layer (activities/llm) owns retries, repair, cache and ledger; authoring only asks. */
+/** The model layer (llm/) owns retries, repair, cache and ledger; authoring only asks. */
 export type LlmCaller = (
   call: Pick<
     LlmNodeRequest,

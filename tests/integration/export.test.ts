@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { inArray } from 'drizzle-orm';
-import { buildTaskPackage } from '../../activities/package/taskPackage.ts';
 import { exportPack } from '../../export/exportPack.ts';
 import { validatePack } from '../../export/validate.ts';
 import { packages, tasks } from '../../infra/db/schema.ts';
+import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
 import { calcPackageInput } from '../unit/packageFixtures.ts';
 

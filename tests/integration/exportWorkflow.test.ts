@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { exportViaTemporal } from '../../app/exportPack.ts';
+import { waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { OSWORLD_INDEX_PATH } from '../../export/exportPack.ts';
 import { validatePack } from '../../export/validate.ts';
-import { waitForRound } from '../../infra/rounds/control.ts';
-import { exportViaTemporal } from '../../infra/rounds/exportWorkflow.ts';
-import { startRound } from '../../infra/rounds/start.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';
 
 let forge: TestForge;

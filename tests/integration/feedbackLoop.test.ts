@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { startExpansion, waitForExpansion } from '../../app/expansion.ts';
+import { waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { expansionProposals, llmCalls, rounds, tasks } from '../../infra/db/schema.ts';
-import { waitForRound } from '../../infra/rounds/control.ts';
-import { startRound } from '../../infra/rounds/start.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
-import { startExpansion, waitForExpansion } from '../../taxonomy/expansion/start.ts';
 import { ingestFeedback } from '../../taxonomy/feedback.ts';
 import { taxonomyFromLibrary } from '../../taxonomy/library.ts';
 import { planFromFeedback } from '../../taxonomy/plan.ts';

@@ -7,7 +7,7 @@ import { calcDocSchema, calcPreparer } from '../../preparers/calc/index.ts';
 import {
   OfficeBatcher,
   officeFormatOf,
-  officeOptionsFromConfig,
+  officeOptions,
   roundTripOfficeSettled,
 } from '../../preparers/office/index.ts';
 
@@ -23,9 +23,7 @@ describe('office batcher with the real LibreOffice', () => {
     const wrapper = path.join(dir, 'soffice');
     await writeFile(wrapper, `#!/bin/sh\necho call >> '${log}'\nexec soffice "$@"\n`);
     await chmod(wrapper, 0o755);
-    batcher = new OfficeBatcher(
-      officeOptionsFromConfig({ soffice: wrapper, batchSize: 20, waitMs: 200, slots: 1 }),
-    );
+    batcher = new OfficeBatcher(officeOptions({ soffice: wrapper, batchSize: 20, waitMs: 200, slots: 1 }));
   });
 
   after(async () => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
-import { parseTaskPackage } from '../../activities/package/taskPackage.ts';
 import type { RoundProgress } from '../../activities/types.ts';
+import { cancelRound, getRound, waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { llmCalls, packages, taskNodeRuns, tasks } from '../../infra/db/schema.ts';
-import { cancelRound, getRound, waitForRound } from '../../infra/rounds/control.ts';
-import { startRound } from '../../infra/rounds/start.ts';
+import { parseTaskPackage } from '../../taskpack/taskPackage.ts';
 import { skillWorkflowId } from '../../workflows/skill.ts';
 import { taskStatusCounts, waitFor } from '../support/roundQueries.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { asc, eq } from 'drizzle-orm';
-import { loadPriceTable, priceCall } from '../../activities/llm/prices.ts';
+import { getRound, resumeRound, waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { llmCalls, tasks } from '../../infra/db/schema.ts';
-import { getRound, resumeRound, waitForRound } from '../../infra/rounds/control.ts';
-import { startRound } from '../../infra/rounds/start.ts';
+import { loadPriceTable, priceCall } from '../../llm/prices.ts';
 import { startPricedEndpoint } from '../support/pricedEndpoint.ts';
 import { roundSpend, taskStatusCounts, waitFor } from '../support/roundQueries.ts';
 import { reply } from '../support/scriptedLlm.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { waitForRound } from '../../infra/rounds/control.ts';
-import { startRound } from '../../infra/rounds/start.ts';
+import { waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { parseSpec } from '../../skills/load.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { and, eq, inArray } from 'drizzle-orm';
+import { waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { taskArtifacts, tasks } from '../../infra/db/schema.ts';
-import { waitForRound } from '../../infra/rounds/control.ts';
-import { startRound } from '../../infra/rounds/start.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';
 

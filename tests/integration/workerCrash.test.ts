@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
+import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { repoRoot } from '../../infra/paths.ts';
-import { waitForRound } from '../../infra/rounds/control.ts';
-import { startRound } from '../../infra/rounds/start.ts';
-import { createRuntime } from '../../infra/runtime.ts';
 import { connectTemporal } from '../../infra/temporal/client.ts';
 import { taskStatusCounts, waitFor } from '../support/roundQueries.ts';
 

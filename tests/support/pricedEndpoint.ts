@@ -1,4 +1,4 @@
-import { answerFor } from '../../infra/offline-model/server.ts';
+import { answerFor } from '../../llm/offline/server.ts';
 import {
   type RecordedRequest,
   reply,

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { createRuntime, type Runtime } from '../../app/runtime.ts';
+import { type RunningWorkers, startWorkers } from '../../app/worker.ts';
 import { type Config, loadConfig } from '../../infra/config.ts';
-import { createRuntime, type Runtime } from '../../infra/runtime.ts';
 import { connectTemporal, type TemporalHandle } from '../../infra/temporal/client.ts';
 import { type QueueName, queueNames } from '../../infra/temporal/queues.ts';
-import { type RunningWorkers, startWorkers } from '../../infra/temporal/worker.ts';
 
 export interface TestForge {
   config: Config;
   runtime: Runtime;
   temporal: TemporalHandle;
   workers: RunningWorkers;
-  /** Round deps for infra/rounds/*. */
+  /** Round deps for app/rounds/*. */
   deps: { config: Config; database: Runtime['database']; temporal: TemporalHandle['client'] };
   close(): Promise<void>;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildTaskPackage } from '../../activities/package/taskPackage.ts';
 import { CHECK_MAPPINGS, type GoldComparison, mapCheck } from '../../export/osworld/metrics.ts';
 import { toOsworldTask } from '../../export/osworld/task.ts';
+import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput } from './packageFixtures.ts';
 
 const file = 'Desktop/a.xlsx';

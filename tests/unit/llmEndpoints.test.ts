@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { endpointsFromConfig } from '../../activities/llm/endpoints.ts';
 import { loadConfig } from '../../infra/config.ts';
+import { endpointsFromConfig } from '../../llm/endpoints.ts';
 
 describe('LLM endpoints from config', () => {
   test('with an API key: the configured base URL, per-tier models, provider named by host', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AdaptiveLimiter, type Slot } from '../../activities/llm/adaptiveLimiter.ts';
+import { AdaptiveLimiter, type Slot } from '../../llm/adaptiveLimiter.ts';
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
 

@@ -10,7 +10,7 @@ import {
   parsePriceTable,
   priceAt,
   priceCall,
-} from '../../activities/llm/prices.ts';
+} from '../../llm/prices.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'forge-prices-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { APIConnectionError, APIError } from 'openai';
-import { backoffMs, classifyError, parseRetryAfter } from '../../activities/llm/retryPolicy.ts';
+import { backoffMs, classifyError, parseRetryAfter } from '../../llm/retryPolicy.ts';
 
 const now = Date.parse('2025-06-01T12:00:00Z');
 

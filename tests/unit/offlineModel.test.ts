@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { structuredOutput } from '../../activities/llm/types.ts';
-import { OfflineHintRegistry, offlineHintHeader } from '../../infra/offline-model/hints.ts';
-import { type OfflineModel, startOfflineModel } from '../../infra/offline-model/server.ts';
+import { OfflineHintRegistry, offlineHintHeader } from '../../llm/offline/hints.ts';
+import { type OfflineModel, startOfflineModel } from '../../llm/offline/server.ts';
+import { structuredOutput } from '../../llm/types.ts';
 
 const answerSchema = z.strictObject({
   file_name: z.string().regex(/^[a-z0-9_]{3,40}$/),

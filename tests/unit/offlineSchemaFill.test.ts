@@ -3,9 +3,9 @@ import { describe, test } from 'node:test';
 import { base, en, Faker } from '@faker-js/faker';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { createRng } from '../../infra/offline-model/prng.ts';
-import { sampleRegex } from '../../infra/offline-model/regexSample.ts';
-import { conforms, fillSchema, type JsonSchema } from '../../infra/offline-model/schemaFill.ts';
+import { createRng } from '../../llm/offline/prng.ts';
+import { sampleRegex } from '../../llm/offline/regexSample.ts';
+import { conforms, fillSchema, type JsonSchema } from '../../llm/offline/schemaFill.ts';
 
 function fillWith(schema: JsonSchema, seed: number, fields?: Record<string, unknown[]>): unknown {
   const faker = new Faker({ locale: [en, base] });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { TaskPackageInput } from '../../activities/package/taskPackage.ts';
+import type { TaskPackageInput } from '../../taskpack/taskPackage.ts';
 
 export const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 

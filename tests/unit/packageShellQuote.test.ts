@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { shellQuote } from '../../activities/package/shellQuote.ts';
+import { shellQuote } from '../../taskpack/shellQuote.ts';
 
 test('bash reads every quoted string back verbatim', () => {
   const samples = fc.sample(fc.string({ unit: 'binary', maxLength: 40 }), { numRuns: 400, seed: 42 });

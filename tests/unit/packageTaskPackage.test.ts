@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildTaskPackage, parseTaskPackage, TASK_FORMAT } from '../../activities/package/taskPackage.ts';
+import { buildTaskPackage, parseTaskPackage, TASK_FORMAT } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput } from './packageFixtures.ts';
 
 /** Rebuilds an object with its keys in reverse order at every level. */

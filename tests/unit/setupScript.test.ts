@@ -13,7 +13,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { buildTaskPackage } from '../../activities/package/taskPackage.ts';
+import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput, type FixtureFile, sha256Of } from './packageFixtures.ts';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'forge-setup-test-'));

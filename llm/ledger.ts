@@ -1,6 +1,6 @@
 import { and, eq, isNull, max } from 'drizzle-orm';
-import type { Database } from '../../infra/db/client.ts';
-import { llmCache, llmCalls } from '../../infra/db/schema.ts';
+import type { Database } from '../infra/db/client.ts';
+import { llmCache, llmCalls } from '../infra/db/schema.ts';
 
 /** One `llm_calls` row: a provider call (any outcome) or a cache hit. */
 export type LedgerRow = typeof llmCalls.$inferInsert;

@@ -1,15 +1,15 @@
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker } from '@temporalio/worker';
-import { createExpansionActivities, createExpansionLlmActivities } from '../../activities/expansion.ts';
-import { createExportActivities } from '../../activities/exportActivity.ts';
-import { createLlmStageActivities } from '../../activities/llmStage.ts';
-import { createOfficeActivities } from '../../activities/office.ts';
-import { createPrepareActivities } from '../../activities/prepare.ts';
-import { createRoundActivities } from '../../activities/round.ts';
-import { closeOffice } from '../../preparers/office/index.ts';
-import type { Runtime } from '../runtime.ts';
-import { withHeartbeats } from './heartbeat.ts';
-import { type QueueName, queueConcurrency, taskQueue } from './queues.ts';
-import { workflowBundle } from './workflowBundle.ts';
+import { createExpansionActivities, createExpansionLlmActivities } from '../activities/expansion.ts';
+import { createExportActivities } from '../activities/exportActivity.ts';
+import { createLlmStageActivities } from '../activities/llmStage.ts';
+import { createOfficeActivities } from '../activities/office.ts';
+import { createPrepareActivities } from '../activities/prepare.ts';
+import { createRoundActivities } from '../activities/round.ts';
+import { withHeartbeats } from '../infra/temporal/heartbeat.ts';
+import { type QueueName, queueConcurrency, taskQueue } from '../infra/temporal/queues.ts';
+import { workflowBundle } from '../infra/temporal/workflowBundle.ts';
+import { closeOffice } from '../preparers/office/index.ts';
+import type { Runtime } from './runtime.ts';
 
 export interface RunningWorkers {
   /** Resolves when every worker has stopped. */

@@ -1,7 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import type { RoundProgress } from '../../activities/types.ts';
-import { rounds } from '../db/schema.ts';
-import { RoundRequestError } from './errors.ts';
+import { rounds } from '../../infra/db/schema.ts';
+import { RoundRequestError } from '../../infra/requestError.ts';
+import { cancelSignal, type generationRound, progressQuery, resumeSignal } from '../../workflows/round.ts';
 import type { RoundDeps } from './start.ts';
 
 export async function getRound(deps: Pick<RoundDeps, 'database'>, roundId: string) {
@@ -20,7 +21,7 @@ export async function cancelRound(deps: RoundDeps, roundId: string): Promise<voi
   if (round.finishedAt)
     throw new RoundRequestError(`round ${roundId} already ended (${round.status})`, 'conflict');
   await deps.database.db.update(rounds).set({ status: 'cancelled' }).where(eq(rounds.id, roundId));
-  await deps.temporal.workflow.getHandle(round.workflowId).signal('cancel');
+  await deps.temporal.workflow.getHandle(round.workflowId).signal(cancelSignal);
 }
 
 /** Continues a round paused for its error rate. */
@@ -28,7 +29,7 @@ export async function resumeRound(deps: RoundDeps, roundId: string): Promise<voi
   const round = await getRound(deps, roundId);
   if (round.status !== 'paused_error_rate')
     throw new RoundRequestError(`round ${roundId} is ${round.status}, not paused_error_rate`, 'conflict');
-  await deps.temporal.workflow.getHandle(round.workflowId).signal('resume');
+  await deps.temporal.workflow.getHandle(round.workflowId).signal(resumeSignal);
 }
 
 /** Live progress from the round workflow's query, falling back to the mirrored row. */
@@ -36,9 +37,7 @@ export async function roundProgress(deps: RoundDeps, roundId: string): Promise<R
   const round = await getRound(deps, roundId);
   if (!round.finishedAt) {
     try {
-      const p = await deps.temporal.workflow
-        .getHandle(round.workflowId)
-        .query<RoundProgress | null>('progress');
+      const p = await deps.temporal.workflow.getHandle(round.workflowId).query(progressQuery);
       if (p) return p;
     } catch {
       // The workflow may be between runs (continue-as-new) or already closed: the row is the truth.
@@ -50,5 +49,5 @@ export async function roundProgress(deps: RoundDeps, roundId: string): Promise<R
 
 export async function waitForRound(deps: RoundDeps, roundId: string): Promise<RoundProgress> {
   const round = await getRound(deps, roundId);
-  return deps.temporal.workflow.getHandle(round.workflowId).result();
+  return deps.temporal.workflow.getHandle<typeof generationRound>(round.workflowId).result();
 }

@@ -1,9 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import type { Config } from '../../infra/config.ts';
-import type { Database } from '../../infra/db/client.ts';
-import { type OfflineHintRegistry, offlineHintHeader } from '../../infra/offline-model/hints.ts';
+import type { Config } from '../infra/config.ts';
+import type { Database } from '../infra/db/client.ts';
 import { AdaptiveLimiter } from './adaptiveLimiter.ts';
 import { judgeCompletion, repairMessage } from './answer.ts';
 import type { LlmEndpoint, LlmEndpoints } from './endpoints.ts';
@@ -15,6 +14,7 @@ import {
   recordAnswer,
   recordCall,
 } from './ledger.ts';
+import { type OfflineHintRegistry, offlineHintHeader } from './offline/hints.ts';
 import { assertPriced, type PriceTable, priceCall } from './prices.ts';
 import { requestHash } from './requestHash.ts';
 import { backoffMs, type CallFailure, classifyError } from './retryPolicy.ts';

@@ -3,14 +3,14 @@ import type { Client } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
+import type { Config } from '../../infra/config.ts';
+import type { Database } from '../../infra/db/client.ts';
+import { roundSkills, rounds, skills } from '../../infra/db/schema.ts';
+import { RoundRequestError } from '../../infra/requestError.ts';
+import { taskQueues } from '../../infra/temporal/queues.ts';
 import { readSkillLibrary } from '../../skills/load.ts';
 import { SpecStore } from '../../skills/store.ts';
-import type { RoundWorkflowInput } from '../../workflows/round.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
-import { roundSkills, rounds, skills } from '../db/schema.ts';
-import { taskQueues } from '../temporal/queues.ts';
-import { RoundRequestError } from './errors.ts';
+import { generationRound, type RoundWorkflowInput, roundWorkflowId } from '../../workflows/round.ts';
 
 export const roundIdSchema = z
   .string()
@@ -125,7 +125,7 @@ export async function startRound(
       judge: deps.config.llmApiKey ? deps.config.judgeModel : 'offline',
     },
   });
-  const workflowId = `round-${roundId}`;
+  const workflowId = roundWorkflowId(roundId);
   const plan = chosen.map((skillId, position) => ({
     roundId,
     position,
@@ -155,7 +155,7 @@ export async function startRound(
     queues,
     maxHistoryEvents: input.maxHistoryEvents,
   };
-  await deps.temporal.workflow.start('generationRound', {
+  await deps.temporal.workflow.start(generationRound, {
     workflowId,
     taskQueue: queues.prepare,
     args: [args],

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { canonicalJson } from '../../infra/canonicalJson.ts';
-import { APPS } from '../../preparers/types.ts';
+import { canonicalJson } from '../infra/canonicalJson.ts';
+import { APPS } from '../preparers/types.ts';
 import { renderSetupScript } from './setupScript.ts';
 import { vmRelativePath } from './vmPath.ts';
 

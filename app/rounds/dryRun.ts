@@ -5,8 +5,9 @@ import { createPrepareActivities } from '../../activities/prepare.ts';
 import { createRoundActivities } from '../../activities/round.ts';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
 import type { TaskOutcome } from '../../activities/types.ts';
+import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
-import { roundSkills, rounds, tasks } from '../db/schema.ts';
+import { runTaskPipeline, type TaskStages } from '../../workflows/pipeline.ts';
 import type { Runtime } from '../runtime.ts';
 import { newRoundId } from './start.ts';
 
@@ -28,10 +29,10 @@ export interface DryRunResult {
 }
 
 /**
- * Runs a spec's tasks through the very activity code a round uses — gate, authoring, prepare and
- * checks, LibreOffice round trip, judge, dedup, package — in this process, without Temporal. It is
- * the gate for new specs (skill authors, taxonomy expansion): every task must be accepted. It
- * records a `dry_run` round, so its LLM spend lands in the ledger like any other.
+ * Runs a spec's tasks through the task pipeline a round runs (workflows/pipeline.ts, the same
+ * activity code) in this process, without Temporal: `forge skills try` for a skill author at a
+ * terminal. Every task must be accepted. It records a `dry_run` round, so its LLM spend lands in
+ * the ledger like any other. (Taxonomy expansion gates its specs through real skill workflows.)
  */
 export async function dryRunSpec(
   runtime: Runtime,
@@ -67,31 +68,22 @@ export async function dryRunSpec(
   const llm = createLlmStageActivities(runtime);
   const prepare = createPrepareActivities(runtime);
   const office = createOfficeActivities(runtime);
+  const stages: TaskStages = {
+    authorTask: llm.authorTask,
+    prepareTask: prepare.prepareTask,
+    officeVerify: office.officeVerify,
+    judgeTask: llm.judgeTask,
+    packageTask: prepare.packageTask,
+  };
   const results: DryRunTask[] = [];
   for (let taskIndex = 0; taskIndex < n; taskIndex++) {
     const gate = await round.beginTask({ roundId, skillId: spec.id, specVersion, taskIndex });
     if (gate.status !== 'run')
       throw new Error(`dry run gate refused task ${taskIndex}: ${JSON.stringify(gate)}`);
     const task = gate.task;
-    let outcome: TaskOutcome = 'rejected';
+    let outcome: TaskOutcome;
     try {
-      const steps = [
-        () => llm.authorTask(task),
-        async () => {
-          const r = await prepare.prepareTask(task);
-          return r.ok && r.office ? office.officeVerify(task) : r;
-        },
-        () => llm.judgeTask(task),
-        () => prepare.packageTask(task),
-      ];
-      let ok = true;
-      for (const step of steps) {
-        if (!(await step()).ok) {
-          ok = false;
-          break;
-        }
-      }
-      if (ok) outcome = 'accepted';
+      outcome = await runTaskPipeline(stages, task);
     } catch (err) {
       outcome = 'failed';
       await round.finishTask(task, 'failed', err instanceof Error ? err.message : String(err));

@@ -1,9 +1,9 @@
-import type { Config } from '../../infra/config.ts';
-import type { Database } from '../../infra/db/client.ts';
-import { OfflineHintRegistry } from '../../infra/offline-model/hints.ts';
-import { type OfflineModel, startOfflineModel } from '../../infra/offline-model/server.ts';
+import type { Config } from '../infra/config.ts';
+import type { Database } from '../infra/db/client.ts';
 import { createLlmClient, type LlmClient } from './client.ts';
 import { endpointsFromConfig } from './endpoints.ts';
+import { OfflineHintRegistry } from './offline/hints.ts';
+import { type OfflineModel, startOfflineModel } from './offline/server.ts';
 import { loadPriceTable } from './prices.ts';
 
 export interface OpenLlm {

@@ -1,12 +1,13 @@
 import type { ActivityDeps } from '../activities/deps.ts';
-import { type OpenLlm, openLlm } from '../activities/llm/openLlm.ts';
+import type { Config } from '../infra/config.ts';
+import { openDatabase } from '../infra/db/client.ts';
+import { runMigrations } from '../infra/db/migrate.ts';
+import { resolveServiceEndpoints } from '../infra/dev/endpoints.ts';
+import { ObjectStore } from '../infra/objectStore.ts';
+import type { OfflineModel } from '../llm/offline/server.ts';
+import { type OpenLlm, openLlm } from '../llm/openLlm.ts';
+import { configureOffice } from '../preparers/office/index.ts';
 import { SpecStore } from '../skills/store.ts';
-import type { Config } from './config.ts';
-import { openDatabase } from './db/client.ts';
-import { runMigrations } from './db/migrate.ts';
-import { resolveServiceEndpoints } from './dev/endpoints.ts';
-import { ObjectStore } from './objectStore.ts';
-import type { OfflineModel } from './offline-model/server.ts';
 
 export interface Runtime extends ActivityDeps {
   offline?: OfflineModel;
@@ -19,6 +20,11 @@ export interface Runtime extends ActivityDeps {
  * process when no API key is configured.
  */
 export async function createRuntime(config: Config, opts: { llm?: boolean } = {}): Promise<Runtime> {
+  configureOffice({
+    soffice: config.FORGE_SOFFICE,
+    batchSize: config.FORGE_OFFICE_BATCH_SIZE,
+    waitMs: config.FORGE_OFFICE_BATCH_WAIT_MS,
+  });
   const endpoints = resolveServiceEndpoints(config);
   const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE);
   try {

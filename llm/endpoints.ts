@@ -1,5 +1,5 @@
-import type { Config } from '../../infra/config.ts';
-import { offlineModelName } from '../../infra/offline-model/server.ts';
+import type { Config } from '../infra/config.ts';
+import { offlineModelName } from './offline/server.ts';
 import type { LlmTier } from './types.ts';
 
 /** Where one model tier's calls go. */

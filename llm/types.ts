@@ -24,7 +24,7 @@ export interface LlmNodeRequest<T = unknown> {
   jsonSchema: Record<string, unknown>;
   validate: (value: unknown) => Validation<T>;
   seed: number;
-  /** For the offline model only: `{fields: {path: candidates}}` or `{value}` (infra/offline-model/hints.ts). */
+  /** For the offline model only: `{fields: {path: candidates}}` or `{value}` (llm/offline/hints.ts). */
   offlineHint?: unknown;
   /** Aborts waits and the provider call (e.g. on activity cancellation). */
   signal?: AbortSignal;

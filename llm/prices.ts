@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { repoRoot } from '../../infra/paths.ts';
+import { repoRoot } from '../infra/paths.ts';
 
 /** The price table shipped in the repository; a deployment overrides it with FORGE_PRICE_TABLE. */
 export const builtinPriceTablePath = path.join(repoRoot, 'infra', 'prices.yaml');

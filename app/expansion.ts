@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
-import type { ExpansionSummary } from '../../activities/expansion.ts';
-import { expansionRuns, rounds, studentResults } from '../../infra/db/schema.ts';
-import type { RoundDeps } from '../../infra/rounds/start.ts';
-import { taskQueues } from '../../infra/temporal/queues.ts';
-import type { ExpansionWorkflowInput } from '../../workflows/taxonomyExpansion.ts';
+import type { ExpansionSummary } from '../activities/expansion.ts';
+import { expansionRuns, rounds, studentResults } from '../infra/db/schema.ts';
+import { taskQueues } from '../infra/temporal/queues.ts';
+import { type ExpansionWorkflowInput, taxonomyExpansion } from '../workflows/taxonomyExpansion.ts';
+import type { RoundDeps } from './rounds/start.ts';
 
 export function expansionWorkflowId(runId: string): string {
   return `expansion-${runId}`;
@@ -42,7 +42,7 @@ export async function startExpansion(
     maxTargets: opts.maxTargets ?? 8,
     concurrency: opts.concurrency ?? 3,
   };
-  await deps.temporal.workflow.start('taxonomyExpansion', {
+  await deps.temporal.workflow.start(taxonomyExpansion, {
     workflowId,
     taskQueue: queues.prepare,
     args: [args],
@@ -51,5 +51,5 @@ export async function startExpansion(
 }
 
 export async function waitForExpansion(deps: RoundDeps, runId: string): Promise<ExpansionSummary> {
-  return deps.temporal.workflow.getHandle(expansionWorkflowId(runId)).result();
+  return deps.temporal.workflow.getHandle<typeof taxonomyExpansion>(expansionWorkflowId(runId)).result();
 }

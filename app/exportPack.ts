@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import type { ExportOptions, ExportReport } from '../../export/exportPack.ts';
-import type { Config } from '../config.ts';
-import { taskQueue } from '../temporal/queues.ts';
+import type { ExportOptions, ExportReport } from '../export/exportPack.ts';
+import type { Config } from '../infra/config.ts';
+import { taskQueue } from '../infra/temporal/queues.ts';
+import { exportPackWorkflow } from '../workflows/exportPack.ts';
 
 /**
  * Runs an export as the `exportPackWorkflow` on the prepare queue, for packs too big for one
@@ -14,12 +15,12 @@ export async function exportViaTemporal(
   options: ExportOptions,
 ): Promise<{ workflowId: string; report: ExportReport }> {
   const workflowId = `export-${options.round}-${randomBytes(3).toString('hex')}`;
-  const handle = await deps.temporal.workflow.start('exportPackWorkflow', {
+  const handle = await deps.temporal.workflow.start(exportPackWorkflow, {
     workflowId,
     taskQueue: taskQueue(deps.config, 'prepare'),
     args: [
       { options: { ...options, out: path.resolve(options.out) }, queue: taskQueue(deps.config, 'prepare') },
     ],
   });
-  return { workflowId, report: (await handle.result()) as ExportReport };
+  return { workflowId, report: await handle.result() };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sortKeys } from '../../infra/canonicalJson.ts';
+import { sortKeys } from '../infra/canonicalJson.ts';
 
 /** Sorted keys at every level, one line: equal requests hash equal whatever their key order. */
 export function canonicalJson(value: unknown): string {

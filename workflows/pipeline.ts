@@ -1,0 +1,31 @@
+import type { TaskRef } from '../activities/types.ts';
+
+/** What one stage answers: a rejecting stage has already recorded its reason on the task. */
+export interface StageResult {
+  ok: boolean;
+}
+
+/**
+ * The stages of one task, as functions: the skill workflow passes activity proxies (each stage on
+ * its own task queue), the local runner of `forge skills try` passes the activities themselves.
+ */
+export interface TaskStages {
+  authorTask(task: TaskRef): Promise<StageResult>;
+  prepareTask(task: TaskRef): Promise<StageResult & { office?: boolean }>;
+  officeVerify(task: TaskRef): Promise<StageResult>;
+  judgeTask(task: TaskRef): Promise<StageResult>;
+  packageTask(task: TaskRef): Promise<StageResult>;
+}
+
+/**
+ * The task pipeline, written once: author → prepare and check → LibreOffice round trip (office
+ * files only) → judge → package. Pure sequencing, no I/O, so it runs inside a workflow.
+ */
+export async function runTaskPipeline(stages: TaskStages, task: TaskRef): Promise<'accepted' | 'rejected'> {
+  if (!(await stages.authorTask(task)).ok) return 'rejected';
+  const prepared = await stages.prepareTask(task);
+  if (!prepared.ok) return 'rejected';
+  if (prepared.office && !(await stages.officeVerify(task)).ok) return 'rejected';
+  if (!(await stages.judgeTask(task)).ok) return 'rejected';
+  return (await stages.packageTask(task)).ok ? 'accepted' : 'rejected';
+}
