@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
+import { expansionSpend } from '../infra/db/queries/spend.ts';
 import {
   expansionProposals,
   expansionRuns,
@@ -182,15 +183,7 @@ export function createExpansionActivities(deps: ActivityDeps) {
       await setStatus(changes.promoted, 'active');
       await setStatus(changes.retired, 'retired');
     });
-    const spend = (
-      await database.db
-        .select({
-          tokens: sql<number>`coalesce(sum(${llmCalls.promptTokens} + ${llmCalls.completionTokens}), 0)::int`,
-          usd: sql<number>`coalesce(sum(${llmCalls.usd}), 0)::float8`,
-        })
-        .from(llmCalls)
-        .where(eq(llmCalls.expansionRunId, runId))
-    )[0];
+    const spend = await expansionSpend(database.db, runId);
     const summary: ExpansionSummary = {
       runId,
       fromRoundId: run.fromRoundId,
@@ -203,8 +196,8 @@ export function createExpansionActivities(deps: ActivityDeps) {
         .map((r) => ({ skillId: r.skillId, reason: r.reason ?? '' })),
       retired: changes.retired,
       promoted: changes.promoted,
-      tokens: spend?.tokens ?? 0,
-      usd: spend?.usd ?? 0,
+      tokens: spend.tokens,
+      usd: spend.usd,
     };
     await database.db
       .update(expansionRuns)

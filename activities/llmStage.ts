@@ -2,7 +2,7 @@ import { structuredOutput } from '../llm/types.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { ActivityDeps } from './deps.ts';
-import { finishTaskRecord, recordNodeRuns } from './taskRecords.ts';
+import { recordNodeRuns, rejectTask } from './taskRecords.ts';
 import { loadState, saveContext } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
 import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
@@ -14,19 +14,8 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     return deps.llm;
   };
 
-  async function reject(task: TaskRef, reason: string, node: string, detail: string): Promise<StepResult> {
-    await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason, node, detail });
-    await recordNodeRuns(deps.database, task.taskId, [
-      {
-        nodeId: node,
-        kind: 'reject',
-        status: 'rejected',
-        durationMs: 0,
-        detail: `${reason}: ${detail}`.slice(0, 2000),
-      },
-    ]);
-    return { ok: false, reason, node, detail };
-  }
+  const reject = (task: TaskRef, reason: string, node: string, detail: string): Promise<StepResult> =>
+    rejectTask(deps.database, task, { reason, node, detail, kind: 'reject' });
 
   /** Samples params and runs the spec's llm / generate / values nodes; the context goes to the object store. */
   async function authorTask(task: TaskRef): Promise<StepResult> {

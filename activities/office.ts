@@ -3,7 +3,7 @@ import { officeFormatOf, roundTripOfficeSettled } from '../preparers/office/inde
 import type { FileMap } from '../preparers/types.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
-import { finishTaskRecord, recordNodeRuns } from './taskRecords.ts';
+import { recordNodeRuns, rejectTask } from './taskRecords.ts';
 import { contentTypeOf, fetchFiles, loadState, type StoredFile, saveState } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
 
@@ -61,21 +61,13 @@ export function createOfficeActivities(deps: ActivityDeps) {
     const durationMs = performance.now() - started;
     if (problems.length > 0) {
       const detail = problems.join('; ');
-      await recordNodeRuns(deps.database, task.taskId, [
-        {
-          nodeId: 'verify_office',
-          kind: 'verify',
-          status: 'rejected',
-          durationMs,
-          detail: detail.slice(0, 2000),
-        },
-      ]);
-      await finishTaskRecord(deps.database, task.taskId, 'rejected', {
+      return rejectTask(deps.database, task, {
         reason: 'office_roundtrip',
         node: 'verify_office',
         detail,
+        kind: 'verify',
+        durationMs,
       });
-      return { ok: false, reason: 'office_roundtrip', node: 'verify_office', detail };
     }
     // Writer and Impress gold files are compared run by run (OSWorld's compare_pptx_files, line
     // spacing), so they must be what LibreOffice writes; Calc's stay ours: a headless save drops

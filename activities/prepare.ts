@@ -1,4 +1,5 @@
 import { and, eq, or, sql } from 'drizzle-orm';
+import { taskSpend } from '../infra/db/queries/spend.ts';
 import { packages, rounds, taskArtifacts, taskSignatures, tasks } from '../infra/db/schema.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
@@ -11,7 +12,7 @@ import { TemplateError } from '../skills/template.ts';
 import { buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { ActivityDeps } from './deps.ts';
 import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
-import { finishTaskRecord, type NodeRun, recordNodeRuns } from './taskRecords.ts';
+import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import {
   contentTypeOf,
   fetchFiles,
@@ -36,26 +37,13 @@ export async function probeAll(
 export function createPrepareActivities(deps: ActivityDeps) {
   const { db } = deps.database;
 
-  async function reject(
+  const reject = (
     task: TaskRef,
     reason: string,
     node: string,
     detail: string,
     runs: NodeRun[],
-  ): Promise<StepResult> {
-    await recordNodeRuns(deps.database, task.taskId, [
-      ...runs,
-      {
-        nodeId: node,
-        kind: 'verify',
-        status: 'rejected',
-        durationMs: 0,
-        detail: `${reason}: ${detail}`.slice(0, 2000),
-      },
-    ]);
-    await finishTaskRecord(deps.database, task.taskId, 'rejected', { reason, node, detail });
-    return { ok: false, reason, node, detail };
-  }
+  ): Promise<StepResult> => rejectTask(deps.database, task, { reason, node, detail, kind: 'verify' }, runs);
 
   /**
    * Builds the initial files, applies the oracle edits, then verifies: references exist (1), the
@@ -216,10 +204,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
     const artifacts = packageArtifacts(state);
     const manifest = osManifestOf(await fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)));
     const round = (await db.select().from(rounds).where(eq(rounds.id, task.roundId)))[0];
-    const cost = await db.execute<{ usd: number; tokens: number; models: string[] }>(sql`
-      SELECT coalesce(sum(usd), 0)::float8 AS usd, coalesce(sum(prompt_tokens + completion_tokens), 0)::int AS tokens,
-             coalesce(array_agg(DISTINCT model), '{}') AS models
-      FROM llm_calls WHERE task_id = ${task.taskId}`);
+    const cost = await taskSpend(db, task.taskId);
     const built = buildTaskPackage({
       id: task.taskId,
       skill: {
@@ -242,9 +227,9 @@ export function createPrepareActivities(deps: ActivityDeps) {
         roundId: task.roundId,
         taxonomyVersion: round?.taxonomyVersion ?? null,
         specSha,
-        models: cost.rows[0]?.models ?? [],
-        costUsd: cost.rows[0]?.usd ?? 0,
-        tokens: cost.rows[0]?.tokens ?? 0,
+        models: cost.models,
+        costUsd: cost.usd,
+        tokens: cost.tokens,
         createdAt: (round?.createdAt ?? new Date()).toISOString(),
       },
     });
@@ -259,8 +244,8 @@ export function createPrepareActivities(deps: ActivityDeps) {
           status: 'accepted',
           packageKey: `${prefix}/task.json`,
           finishedAt: new Date(),
-          costUsd: cost.rows[0]?.usd ?? 0,
-          tokens: cost.rows[0]?.tokens ?? 0,
+          costUsd: cost.usd,
+          tokens: cost.tokens,
         })
         .where(sql`${tasks.id} = ${task.taskId} AND ${tasks.status} = 'running'`)
         .returning({ id: tasks.id });

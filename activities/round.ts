@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { roundSpend, roundSpendSql } from '../infra/db/queries/spend.ts';
 import { roundSkills, rounds, tasks } from '../infra/db/schema.ts';
 import { deriveSeed } from '../skills/random.ts';
 import type { ActivityDeps } from './deps.ts';
@@ -51,7 +52,7 @@ export function createRoundActivities(deps: ActivityDeps) {
         // scanning every call and task of the round at each gate.
         const r = await tx.execute<{ spend: number; inflight: number }>(sql`
           SELECT
-            (SELECT coalesce(sum(usd), 0) FROM llm_cost_rollup WHERE round_id = ${input.roundId})::float8 AS spend,
+            ${roundSpendSql(input.roundId)} AS spend,
             (SELECT coalesce(sum(tasks), 0) FROM task_status_rollup
               WHERE round_id = ${input.roundId} AND status = 'running')::int AS inflight`);
         const { spend, inflight } = r.rows[0]!;
@@ -137,8 +138,7 @@ export function createRoundActivities(deps: ActivityDeps) {
         SELECT rs.skill_id FROM round_skills rs
         JOIN tasks t ON t.round_id = rs.round_id AND t.skill_id = rs.skill_id AND t.status IN ('accepted','rejected','failed')
         WHERE rs.round_id = ${roundId} GROUP BY rs.skill_id, rs.tasks HAVING count(*) >= rs.tasks) s`);
-    const spend = await db.execute<{ usd: number }>(sql`
-      SELECT coalesce(sum(usd), 0)::float8 AS usd FROM llm_cost_rollup WHERE round_id = ${roundId}`);
+    const spendUsd = await roundSpend(db, roundId);
     const by: Record<string, number> = { accepted: 0, rejected: 0, failed: 0, cancelled: 0, running: 0 };
     const rejectedByReason: Record<string, number> = {};
     for (const c of counts.rows) {
@@ -162,7 +162,7 @@ export function createRoundActivities(deps: ActivityDeps) {
       cancelled: by.cancelled!,
       running: by.running!,
       rejectedByReason,
-      spendUsd: spend.rows[0]?.usd ?? 0,
+      spendUsd,
       budgetUsd: round.budgetUsd,
       tasksPerSecond: Math.round(rate * 100) / 100,
       etaSeconds: rate > 0 ? Math.round(Math.max(0, planned - done) / rate) : null,

@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
+import { taskSpendSql } from '../infra/db/queries/spend.ts';
 import { taskNodeRuns, tasks } from '../infra/db/schema.ts';
-import type { TaskOutcome } from './types.ts';
+import type { StepResult, TaskOutcome, TaskRef } from './types.ts';
 
 export interface NodeRun {
   nodeId: string;
@@ -48,11 +49,35 @@ export async function finishTaskRecord(
       rejectNode: outcome === 'accepted' ? null : (why.node ?? null),
       rejectDetail: outcome === 'accepted' ? null : (why.detail?.slice(0, 4000) ?? null),
       finishedAt: new Date(),
-      costUsd: sql`(SELECT coalesce(sum(usd), 0) FROM llm_calls WHERE task_id = ${taskId})`,
-      tokens: sql`(SELECT coalesce(sum(prompt_tokens + completion_tokens), 0)::int FROM llm_calls WHERE task_id = ${taskId})`,
+      costUsd: taskSpendSql(taskId).usd,
+      tokens: taskSpendSql(taskId).tokens,
       ...extra,
     })
     .where(and(eq(tasks.id, taskId), eq(tasks.status, 'running')))
     .returning({ id: tasks.id });
   return rows.length > 0;
+}
+
+/**
+ * Rejects a task: its node runs first (idempotent upserts), then the outcome, which only a running
+ * task takes — so a stage retried after a crash between the two writes ends the same way, once.
+ */
+export async function rejectTask(
+  database: Database,
+  task: TaskRef,
+  why: { reason: string; node: string; detail: string; kind: string; durationMs?: number },
+  runs: NodeRun[] = [],
+): Promise<StepResult> {
+  await recordNodeRuns(database, task.taskId, [
+    ...runs,
+    {
+      nodeId: why.node,
+      kind: why.kind,
+      status: 'rejected',
+      durationMs: why.durationMs ?? 0,
+      detail: `${why.reason}: ${why.detail}`.slice(0, 2000),
+    },
+  ]);
+  await finishTaskRecord(database, task.taskId, 'rejected', why);
+  return { ok: false, reason: why.reason, node: why.node, detail: why.detail };
 }

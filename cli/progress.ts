@@ -1,4 +1,4 @@
-import type { RoundProgress } from '../activities/types.ts';
+import type { RoundProgress } from '../app/rounds/control.ts';
 
 const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { cancelRound } from '../app/rounds/control.ts';
-import { startRound } from '../app/rounds/start.ts';
+import { startRequestedRound } from '../app/rounds/request.ts';
 import { type ExportReport, exportPack, REPORT_PATH } from '../export/exportPack.ts';
 import type { PackObjectStore } from '../export/source.ts';
 import type { Config } from '../infra/config.ts';
@@ -13,7 +13,6 @@ import { repoRoot } from '../infra/paths.ts';
 import { RoundRequestError } from '../infra/requestError.ts';
 import { ingestFeedback } from '../taxonomy/feedback.ts';
 import { planFromFeedback } from '../taxonomy/plan.ts';
-import { currentTaxonomyVersion } from '../taxonomy/store.ts';
 import type { ServerActions } from './deps.ts';
 import { ApiError, notFound } from './errors.ts';
 
@@ -89,25 +88,7 @@ export function createActions(deps: ActionDeps): ServerActions {
   return {
     startRound: (input) =>
       guarded(async () => {
-        let { allocation, taxonomyVersion } = input;
-        if (input.fromFeedbackRound && !allocation) {
-          const plan = await planFromFeedback(database, input.fromFeedbackRound, { taxonomyVersion });
-          allocation = plan.allocation;
-          taxonomyVersion = plan.taxonomyVersion;
-        }
-        taxonomyVersion ??= await currentTaxonomyVersion(database);
-        const started = await startRound(await roundDeps(), {
-          roundId: input.roundId,
-          skills: input.skills ?? [],
-          allocation,
-          tasksPerSkill: input.tasksPerSkill,
-          budgetUsd: input.budgetUsd,
-          window: input.window,
-          taskConcurrency: input.taskConcurrency,
-          seed: input.seed,
-          taxonomyVersion,
-          fromFeedbackRound: input.fromFeedbackRound,
-        });
+        const { plan: _plan, ...started } = await startRequestedRound(await roundDeps(), input);
         return { ...started, status: 'running', url: `/api/rounds/${started.roundId}` };
       }),
 

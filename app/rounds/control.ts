@@ -1,5 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import type { RoundProgress } from '../../activities/types.ts';
+
+export type { RoundProgress };
+
 import { rounds } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
 import { cancelSignal, type generationRound, progressQuery, resumeSignal } from '../../workflows/round.ts';

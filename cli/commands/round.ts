@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import type { RoundProgress } from '../../activities/types.ts';
+import type { RoundProgress } from '../../app/rounds/control.ts';
 import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../app/rounds/control.ts';
-import { startRound } from '../../app/rounds/start.ts';
-import { planFromFeedback } from '../../taxonomy/plan.ts';
-import { currentTaxonomyVersion } from '../../taxonomy/store.ts';
+import { startRequestedRound } from '../../app/rounds/request.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
 import { progressLine, summaryLines } from '../progress.ts';
 import { addPlanCommand, planLines } from './plan.ts';
@@ -58,11 +56,7 @@ export function register(program: Command): void {
     .option('--from-feedback <round>', 'tasks per skill from that round’s feedback (see forge round plan)')
     .action(async (o) => {
       await withContext(async (ctx) => {
-        const plan = o.fromFeedback
-          ? await planFromFeedback(ctx.runtime.database, o.fromFeedback)
-          : undefined;
-        if (plan) process.stdout.write(`${planLines(plan).join('\n')}\n`);
-        const started = await startRound(
+        const started = await startRequestedRound(
           { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client },
           {
             roundId: o.id,
@@ -72,11 +66,10 @@ export function register(program: Command): void {
             window: o.window,
             taskConcurrency: o.taskConcurrency,
             seed: o.seed,
-            allocation: plan?.allocation,
-            fromFeedbackRound: plan?.fromRoundId,
-            taxonomyVersion: plan?.taxonomyVersion ?? (await currentTaxonomyVersion(ctx.runtime.database)),
+            fromFeedbackRound: o.fromFeedback,
           },
         );
+        if (started.plan) process.stdout.write(`${planLines(started.plan).join('\n')}\n`);
         process.stdout.write(
           `round ${started.roundId}: ${started.skills} skills, ${started.tasks} tasks (workflow ${started.workflowId})\n`,
         );

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../infra/db/client.ts';
+import { taskSpendSql } from '../../infra/db/queries/spend.ts';
 import { ApiError } from '../errors.ts';
 import type { TaskListQuery } from '../schemas.ts';
 
@@ -57,16 +58,13 @@ export async function listTasks(
     const [key, id] = decodeCursor(q.cursor);
     where.push(sql`(t.started_at, t.id) > (${key}::timestamptz, ${id}::uuid)`);
   }
+  const spend = taskSpendSql(sql`t.id`);
   const result = await db.execute(sql`
     SELECT t.id, t.round_id AS "roundId", t.skill_id AS "skillId", t.task_index AS "taskIndex", t.status,
       t.reject_reason AS "rejectReason", t.reject_node AS "rejectNode", t.apps, t.instruction, t.difficulty,
-      t.started_at AS "startedAt", t.finished_at AS "finishedAt", c.usd, c.tokens, c.calls,
-      t.started_at::text AS "cursorKey"
+      t.started_at AS "startedAt", t.finished_at AS "finishedAt", ${spend.usd} AS usd, ${spend.tokens} AS tokens,
+      ${spend.calls} AS calls, t.started_at::text AS "cursorKey"
     FROM tasks t
-    CROSS JOIN LATERAL (
-      SELECT coalesce(sum(usd), 0) AS usd, coalesce(sum(prompt_tokens + completion_tokens), 0) AS tokens,
-        count(*) AS calls
-      FROM llm_calls WHERE task_id = t.id) c
     WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`true`}
     ORDER BY t.started_at, t.id
     LIMIT ${q.limit + 1}`);
