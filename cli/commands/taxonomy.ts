@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { startExpansion, waitForExpansion } from '../../app/expansion.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
+import { coverageDoc, coverageMarkdown, coverageReport, readCapabilities } from '../../taxonomy/coverage.ts';
 import {
   taxonomyFile,
   taxonomyFromLibrary,
@@ -31,6 +33,26 @@ export function register(program: Command): void {
         );
         process.stdout.write(stringify(compactTree(t.tree), { lineWidth: 0 }));
       });
+    });
+
+  taxonomy
+    .command('coverage')
+    .description('the skill library against the capability list in taxonomy/capabilities.yaml')
+    .option('--write', 'write docs/coverage.md')
+    .option('--missing', 'list only the missing capabilities')
+    .action((o: { write?: boolean; missing?: boolean }) => {
+      const specs = [...loadSkillLibrary().values()].map((l) => l.spec);
+      const report = coverageReport(readCapabilities(), specs);
+      const markdown = coverageMarkdown(report);
+      if (o.write) writeFileSync(coverageDoc, markdown);
+      for (const c of report.capabilities) {
+        if (o.missing && c.status !== 'missing') continue;
+        const who = [...c.skills, ...c.partial.map((id) => `${id} (partly)`)].join(', ');
+        process.stdout.write(`${c.status.padEnd(8)} ${c.app}.${c.area}.${c.id}  ${who}\n`);
+      }
+      process.stdout.write(`${markdown.split('\n').slice(5, 9).join('\n')}\n`);
+      if (report.unknownRefs.length > 0)
+        throw new Error(`capabilities.yaml names skills the library lacks: ${report.unknownRefs.join(', ')}`);
     });
 
   taxonomy
