@@ -19,10 +19,20 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 
+# Built binaries are also kept in a per-user cache keyed by module and version, so a fresh clone on a
+# machine that built them once (CI clones anew every run) copies them instead of compiling for minutes.
+cache_root="${FORGE_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cua-forge/bin}"
+
 build() { # name module ldflags
   local name="$1" module="$2" ldflags="$3" log="$log_dir/build-$1.log"
   if [[ -x "$bin_dir/$name" ]]; then
     echo "build-binaries: $name present"
+    return 0
+  fi
+  local cached="$cache_root/${module//[\/@]/_}/$name"
+  if [[ -x "$cached" ]]; then
+    cp "$cached" "$bin_dir/.$name.tmp" && mv "$bin_dir/.$name.tmp" "$bin_dir/$name"
+    echo "build-binaries: $name copied from $cached"
     return 0
   fi
   echo "build-binaries: building $name from $module (log: $log)"
@@ -33,6 +43,10 @@ build() { # name module ldflags
   if GOBIN="$tmp" GOFLAGS=-buildvcs=false CGO_ENABLED=0 go install -trimpath -ldflags "$ldflags" "$module" >"$log" 2>&1; then
     mv "$tmp/$name" "$bin_dir/$name"
     rm -rf "$tmp"
+    # Best effort: a read-only or full cache only costs the next clone a build.
+    if mkdir -p "$(dirname "$cached")" 2>/dev/null && cp "$bin_dir/$name" "$cached.tmp" 2>/dev/null; then
+      mv "$cached.tmp" "$cached"
+    fi
     echo "build-binaries: $name built in $((SECONDS - start))s"
   else
     rm -rf "$tmp"
