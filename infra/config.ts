@@ -15,6 +15,8 @@ const url = z.string().url();
 
 export const configSchema = z.object({
   FORGE_HOME: z.string().min(1).optional(),
+  // Read by scripts/build-binaries.sh (where built service binaries are cached); listed so it is known.
+  FORGE_BIN_CACHE: z.string().min(1).optional(),
   FORGE_HOST: z.string().default('127.0.0.1'),
   // Temporal: an external cluster when TEMPORAL_ADDRESS is set, else the local dev server.
   TEMPORAL_ADDRESS: z
