@@ -48,7 +48,7 @@ const runsPerIndex = (round: FakeRound) => {
   return runs;
 };
 
-describe('skillWorkflow on a real Temporal dev server', { timeout: 60_000 }, () => {
+describe('skillWorkflow on a real Temporal dev server', { timeout: 120_000 }, () => {
   test('runs every task through the pipeline, each stage on its own queue', async () => {
     const round = newRound([], {
       // Even tasks have office files; task 3 is rejected by the judge.
