@@ -190,6 +190,34 @@ test('tooling imports no room, and nothing but tests and bench imports tests', (
   assert.deepEqual(out.map(where), []);
 });
 
+/**
+ * The worker bundles workflows/ with everything it imports at run time, and caches the bundle by a
+ * hash of workflows/ and activities/types.ts only: values from other rooms would bring their I/O
+ * into the sandbox and go stale in the cache, so only types may come from outside.
+ */
+test('workflows import only types from other rooms', () => {
+  const statement = /^(?:import|export)\s+(type\s+)?([\s\S]*?)\s+from\s+['"]([^'"]+)['"]/gm;
+  const valueImports: string[] = [];
+  for (const file of sourceFiles(path.join(repoRoot, 'workflows'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(statement)) {
+      const [, typeOnly, names, spec] = m as unknown as [string, string | undefined, string, string];
+      if (!spec.startsWith('.')) continue;
+      const target = path.relative(repoRoot, path.resolve(path.dirname(file), spec));
+      if (roomOf(target) === 'workflows' || typeOnly) continue;
+      const specifiers = names
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      if (names.startsWith('{') && specifiers.every((n) => n.startsWith('type '))) continue;
+      const line = text.slice(0, m.index).split('\n').length;
+      valueImports.push(`${path.relative(repoRoot, file)}:${line} imports values from ${target}`);
+    }
+  }
+  assert.deepEqual(valueImports, []);
+});
+
 test('no import cycle between rooms', () => {
   const found = cycles(graphOf(edges, roomOf));
   assert.deepEqual(
