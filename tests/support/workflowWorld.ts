@@ -168,7 +168,11 @@ async function runStage(stage: Stage, task: TaskRef): Promise<PrepareResult> {
   r.inFlight.set(task.skillId, n);
   r.maxTasksInFlight = Math.max(r.maxTasksInFlight, n);
   try {
-    const result = r.stage ? await r.stage(stage, task, r) : (await sleep(r.stageMs), { ok: true as const });
+    const accept = async (): Promise<PrepareResult> => {
+      await sleep(r.stageMs);
+      return { ok: true };
+    };
+    const result = r.stage ? await r.stage(stage, task, r) : await accept();
     // A stage that rejects or packages records the task's end itself, as the real stages do.
     if (!result.ok) r.done.set(task.taskId, 'rejected');
     else if (stage === 'packageTask') r.done.set(task.taskId, 'accepted');
