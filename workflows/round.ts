@@ -1,4 +1,5 @@
 import {
+  CancellationScope,
   type ChildWorkflowHandle,
   condition,
   continueAsNew,
@@ -194,11 +195,15 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
     stopReason = 'cancelled';
   }
   loopDone = true;
-  await refresher;
+  // A cancel through Temporal (UI, CLI) cancels this workflow's own scope: the refresher's timer
+  // fails with it, and the round's record must still be closed, so the ending cannot be cancelled.
+  await refresher.catch((err) => {
+    if (!isCancellation(err)) throw err;
+  });
   if (continueNow) {
     await continueAsNew<typeof generationRound>({ ...input, offset, retry, stopReason });
   }
   const status: RoundStatus = stopReason ?? 'completed';
-  progress = await acts.round.finishRound(input.roundId, status);
+  progress = await CancellationScope.nonCancellable(() => acts.round.finishRound(input.roundId, status));
   return progress;
 }

@@ -11,6 +11,8 @@ export interface SkillWorkflowInput {
   /** Tasks of this skill in flight at once (1 = one after another). */
   taskConcurrency: number;
   queues: QueueNames;
+  /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
+  maxHistoryEvents?: number;
   /** Carried across continue-as-new. */
   nextIndex?: number;
   summary?: SkillRunSummary;
@@ -22,6 +24,20 @@ export function skillWorkflowId(roundId: string, skillId: string): string {
 }
 
 const HISTORY_LIMIT = 8000;
+
+/**
+ * An activity's failure says only "Activity task failed"; the error that explains it is its cause.
+ * The task's record keeps the whole chain, outermost first.
+ */
+function failureDetail(err: unknown): string {
+  const messages: string[] = [];
+  for (let e: unknown = err; e !== undefined && messages.length < 5; e = (e as Error).cause) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (message && !messages.includes(message)) messages.push(message);
+    if (!(e instanceof Error)) break;
+  }
+  return messages.join(': ');
+}
 
 /**
  * Runs one atomic skill's spec for a number of tasks: round gate, then the task pipeline
@@ -67,7 +83,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
       outcome = await runTaskPipeline(stages, gate.task);
     } catch (err) {
       outcome = isCancellation(err) ? 'cancelled' : 'failed';
-      const detail = err instanceof Error ? err.message : String(err);
+      const detail = failureDetail(err);
       // Record the end even while the workflow is being cancelled: no task is left "running".
       await CancellationScope.nonCancellable(() => acts.round.finishTask(gate.task, outcome, detail));
       if (outcome === 'cancelled') stop ??= 'cancelled';
@@ -76,7 +92,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   };
 
   const historyFull = () =>
-    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_LIMIT;
+    workflowInfo().continueAsNewSuggested ||
+    workflowInfo().historyLength > (input.maxHistoryEvents ?? HISTORY_LIMIT);
   try {
     while (true) {
       while (next < input.tasks && !stop && inFlight.size < input.taskConcurrency && !historyFull()) {

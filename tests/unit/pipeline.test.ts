@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { TaskRef } from '../../activities/types.ts';
+import { runTaskPipeline, type TaskStages } from '../../workflows/pipeline.ts';
+
+type Stage = keyof TaskStages;
+
+const task: TaskRef = {
+  roundId: 'r1',
+  skillId: 'calc.formulas.sum-column',
+  specVersion: 1,
+  taskIndex: 0,
+  taskId: 't-0',
+  taskSeed: 42,
+};
+
+/** Stages that record their calls; `verdicts` says which stage rejects and whether prepare asks for office. */
+function recordingStages(verdicts: { reject?: Stage; office?: boolean; fail?: Stage } = {}) {
+  const calls: Stage[] = [];
+  const stage =
+    (name: Stage) =>
+    async (t: TaskRef): Promise<{ ok: boolean; office?: boolean }> => {
+      assert.equal(t, task, `${name} received another task`);
+      calls.push(name);
+      if (verdicts.fail === name) throw new Error(`${name} crashed`);
+      const ok = verdicts.reject !== name;
+      return name === 'prepareTask' ? { ok, office: verdicts.office ?? false } : { ok };
+    };
+  const stages: TaskStages = {
+    authorTask: stage('authorTask'),
+    prepareTask: stage('prepareTask'),
+    officeVerify: stage('officeVerify'),
+    judgeTask: stage('judgeTask'),
+    packageTask: stage('packageTask'),
+  };
+  return { stages, calls };
+}
+
+describe('task pipeline', () => {
+  test('an office task runs every stage in order and is accepted', async () => {
+    const { stages, calls } = recordingStages({ office: true });
+    assert.equal(await runTaskPipeline(stages, task), 'accepted');
+    assert.deepEqual(calls, ['authorTask', 'prepareTask', 'officeVerify', 'judgeTask', 'packageTask']);
+  });
+
+  test('a task without office files skips the LibreOffice round trip', async () => {
+    const { stages, calls } = recordingStages({ office: false });
+    assert.equal(await runTaskPipeline(stages, task), 'accepted');
+    assert.deepEqual(calls, ['authorTask', 'prepareTask', 'judgeTask', 'packageTask']);
+  });
+
+  const cases: { reject: Stage; office: boolean; ran: Stage[] }[] = [
+    { reject: 'authorTask', office: true, ran: ['authorTask'] },
+    { reject: 'prepareTask', office: true, ran: ['authorTask', 'prepareTask'] },
+    { reject: 'officeVerify', office: true, ran: ['authorTask', 'prepareTask', 'officeVerify'] },
+    {
+      reject: 'judgeTask',
+      office: true,
+      ran: ['authorTask', 'prepareTask', 'officeVerify', 'judgeTask'],
+    },
+    { reject: 'judgeTask', office: false, ran: ['authorTask', 'prepareTask', 'judgeTask'] },
+    {
+      reject: 'packageTask',
+      office: true,
+      ran: ['authorTask', 'prepareTask', 'officeVerify', 'judgeTask', 'packageTask'],
+    },
+  ];
+  for (const c of cases) {
+    test(`a rejection at ${c.reject}${c.office ? '' : ' (no office files)'} stops the pipeline there`, async () => {
+      const { stages, calls } = recordingStages(c);
+      assert.equal(await runTaskPipeline(stages, task), 'rejected');
+      assert.deepEqual(calls, c.ran);
+    });
+  }
+
+  test('a stage that throws propagates the error (the workflow records the task as failed)', async () => {
+    const { stages, calls } = recordingStages({ fail: 'judgeTask', office: true });
+    await assert.rejects(runTaskPipeline(stages, task), /judgeTask crashed/);
+    assert.deepEqual(calls, ['authorTask', 'prepareTask', 'officeVerify', 'judgeTask']);
+  });
+});
