@@ -43,6 +43,11 @@ export class ObjectStore {
     }
   }
 
+  /** Answers when the store is reachable and the bucket is there (the service watch's probe). */
+  async ping(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) throw new Error(`bucket ${this.bucket} is missing`);
+  }
+
   static artifactKey(sha256: string): string {
     return `artifacts/sha256/${sha256}`;
   }

@@ -1,4 +1,10 @@
-import { CancellationScope, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  continueAsNew,
+  isCancellation,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { SkillRunSummary, StopReason, TaskOutcome } from '../activities/types.ts';
 import { activitiesFor, type QueueNames } from './activityProxies.ts';
 import { runTaskPipeline, type TaskStages } from './pipeline.ts';
@@ -11,6 +17,8 @@ export interface SkillWorkflowInput {
   /** Tasks of this skill in flight at once (1 = one after another). */
   taskConcurrency: number;
   queues: QueueNames;
+  /** Run only the slots that ended failed or never started (`forge round retry-failed`). */
+  onlyFailed?: boolean;
   /** Carried across continue-as-new. */
   nextIndex?: number;
   summary?: SkillRunSummary;
@@ -22,6 +30,15 @@ export function skillWorkflowId(roundId: string, skillId: string): string {
 }
 
 const HISTORY_LIMIT = 8000;
+
+/** The activity failure's own type: a service outage that outlasted every retry is told apart. */
+function failureCause(err: unknown): { reason: string; node: string } {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof ApplicationFailure && e.type === 'ServiceUnavailable')
+      return { reason: `service_unavailable:${String(e.details?.[0] ?? 'unknown')}`, node: 'workflow' };
+  }
+  return { reason: 'activity_failed', node: 'workflow' };
+}
 
 /**
  * Runs one atomic skill's spec for a number of tasks: round gate, then the task pipeline
@@ -55,6 +72,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
       skillId: input.skillId,
       specVersion: input.specVersion,
       taskIndex,
+      ...(input.onlyFailed ? { onlyFailed: true } : {}),
     });
     if (gate.status === 'stop') {
       stop ??= gate.reason;
@@ -69,7 +87,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
       outcome = isCancellation(err) ? 'cancelled' : 'failed';
       const detail = err instanceof Error ? err.message : String(err);
       // Record the end even while the workflow is being cancelled: no task is left "running".
-      await CancellationScope.nonCancellable(() => acts.round.finishTask(gate.task, outcome, detail));
+      const cause = outcome === 'failed' ? failureCause(err) : undefined;
+      await CancellationScope.nonCancellable(() => acts.round.finishTask(gate.task, outcome, detail, cause));
       if (outcome === 'cancelled') stop ??= 'cancelled';
     }
     summary.outcomes[outcome]++;

@@ -1,6 +1,13 @@
 import type { Command } from 'commander';
 import type { RoundProgress } from '../../activities/types.ts';
-import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../app/rounds/control.ts';
+import {
+  cancelRound,
+  getRound,
+  listRounds,
+  resumeRound,
+  retryFailedRound,
+  roundProgress,
+} from '../../app/rounds/control.ts';
 import { startRound } from '../../app/rounds/start.ts';
 import { planFromFeedback } from '../../taxonomy/plan.ts';
 import { currentTaxonomyVersion } from '../../taxonomy/store.ts';
@@ -8,7 +15,7 @@ import { type CommandContext, parseIntOption, parseNumberOption, withContext } f
 import { progressLine, summaryLines } from '../progress.ts';
 import { addPlanCommand, planLines } from './plan.ts';
 
-const ENDED = new Set(['completed', 'cancelled', 'budget_exhausted', 'failed']);
+const ENDED = new Set(['completed', 'completed_with_failures', 'cancelled', 'budget_exhausted', 'failed']);
 
 /** Redraws one progress line until the round ends (or pauses); returns the last progress. */
 export async function watchRound(
@@ -33,7 +40,7 @@ export async function watchRound(
     if (round.status === 'paused_error_rate' && p?.running === 0) {
       if (tty) process.stdout.write('\n');
       process.stdout.write(
-        `round ${roundId} paused: its error rate passed the threshold; fix the cause, then: forge round resume ${roundId}\n`,
+        `round ${roundId} paused (${p.pauseReason ?? 'its error rate passed the threshold'}); fix the cause, then: forge round resume ${roundId}\n`,
       );
       return p;
     }
@@ -132,6 +139,21 @@ export function register(program: Command): void {
           roundId,
         );
         process.stdout.write(`round ${roundId}: resumed\n`);
+      });
+    });
+
+  round
+    .command('retry-failed <roundId>')
+    .description('re-run the tasks of a round that failed or never started, with the same seeds')
+    .option('--watch', 'watch progress until the round ends')
+    .action(async (roundId: string, o: { watch?: boolean }) => {
+      await withContext(async (ctx) => {
+        const { slots } = await retryFailedRound(
+          { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client },
+          roundId,
+        );
+        process.stdout.write(`round ${roundId}: retrying ${slots} failed or unstarted tasks\n`);
+        if (o.watch) await watchRound(ctx, roundId);
       });
     });
 
