@@ -12,6 +12,7 @@ const taskErrorNames = new Set([
   'OutputDeclError',
   'PreparerInputError',
   'PriceError',
+  'RoundRequestError',
 ]);
 
 /** Attempts an error of neither kind gets (a flaky converter, say) before it counts as the task's own. */
