@@ -1,6 +1,7 @@
 import type { ActivityDeps } from '../activities/deps.ts';
 import type { Config } from '../infra/config.ts';
 import { openDatabase } from '../infra/db/client.ts';
+import { ensureDatabase } from '../infra/db/ensureDatabase.ts';
 import { runMigrations } from '../infra/db/migrate.ts';
 import { resolveServiceEndpoints } from '../infra/dev/endpoints.ts';
 import { ObjectStore } from '../infra/objectStore.ts';
@@ -36,6 +37,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     onConnectionError: opts.onDatabaseError,
   });
   try {
+    await ensureDatabase(endpoints.databaseUrl);
     await runMigrations(database);
   } catch (err) {
     await database.close();

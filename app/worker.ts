@@ -8,6 +8,7 @@ import { createRoundActivities } from '../activities/round.ts';
 import { resolveServiceEndpoints } from '../infra/dev/endpoints.ts';
 import { servicePorts } from '../infra/health/backingServices.ts';
 import { withHeartbeats } from '../infra/temporal/heartbeat.ts';
+import { ensureTemporalNamespace } from '../infra/temporal/namespace.ts';
 import { type QueueName, queueConcurrency, taskQueue } from '../infra/temporal/queues.ts';
 import { workflowBundle } from '../infra/temporal/workflowBundle.ts';
 import { closeOffice } from '../preparers/office/index.ts';
@@ -62,6 +63,7 @@ export async function startWorkers(
     sdkLoggerInstalled = true;
   }
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  if (config.FORGE_NAMESPACE) await ensureTemporalNamespace(connection.workflowService, config.TEMPORAL_NAMESPACE);
   const workers: Worker[] = [];
   try {
     for (const queue of queues) {
