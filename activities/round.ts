@@ -19,7 +19,7 @@ import type {
 const mergeProgress = (p: RoundProgress) => sql`${rounds.progress} || ${JSON.stringify(p)}::jsonb`;
 
 /** Names the service when outages dominate the failures that paused a round. */
-function pauseReasonOf(rows: { status: string; reason: string | null }[]): string {
+export function pauseReasonOf(rows: { status: string; reason: string | null }[]): string {
   const bad = rows.filter((r) => r.status !== 'accepted');
   const outages = new Map<string, number>();
   for (const r of bad) {

@@ -74,3 +74,17 @@ test('an error of unknown kind gets a few attempts, then is non-retryable', () =
   assert.ok(last instanceof ApplicationFailure);
   assert.equal(last.nonRetryable, true);
 });
+
+test('a pause names the service when outages make up most of the recent failures', () => {
+  const rows = [
+    ...Array.from({ length: 6 }, () => ({ status: 'failed', reason: 'service_unavailable:minio' })),
+    { status: 'rejected', reason: 'judge' },
+    { status: 'accepted', reason: null },
+  ];
+  assert.equal(pauseReasonOf(rows), 'minio unavailable: 6 of 7 recent failures');
+  const rejections = [
+    ...Array.from({ length: 6 }, () => ({ status: 'rejected', reason: 'judge' })),
+    { status: 'failed', reason: 'service_unavailable:postgres' },
+  ];
+  assert.equal(pauseReasonOf(rejections), 'error rate: 7 of 7 recent tasks not accepted');
+});
