@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { ApplicationFailure } from '@temporalio/common';
 import pg from 'pg';
 import { z } from 'zod';
+import { pauseReasonOf } from '../../activities/round.ts';
 import {
   classifyActivityError,
   SERVICE_UNAVAILABLE,
