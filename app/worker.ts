@@ -63,7 +63,8 @@ export async function startWorkers(
     sdkLoggerInstalled = true;
   }
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  if (config.FORGE_NAMESPACE) await ensureTemporalNamespace(connection.workflowService, config.TEMPORAL_NAMESPACE);
+  if (config.FORGE_NAMESPACE)
+    await ensureTemporalNamespace(connection.workflowService, config.TEMPORAL_NAMESPACE);
   const workers: Worker[] = [];
   try {
     for (const queue of queues) {

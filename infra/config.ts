@@ -19,7 +19,10 @@ export const configSchema = z.object({
   // bucket, task queues and Temporal namespace, derived from the settings below.
   FORGE_NAMESPACE: z
     .string()
-    .regex(/^[a-z][a-z0-9-]{0,23}$/, 'a lowercase letter, then lowercase letters, digits and dashes (24 at most)')
+    .regex(
+      /^[a-z][a-z0-9-]{0,23}$/,
+      'a lowercase letter, then lowercase letters, digits and dashes (24 at most)',
+    )
     .optional(),
   FORGE_HOST: z.string().default('127.0.0.1'),
   // Temporal: an external cluster when TEMPORAL_ADDRESS is set, else the local dev server.
