@@ -186,10 +186,8 @@ describe('a round survives an outage of each backing service', () => {
     const lines = workerLog.slice(logFrom).split('\n');
     const said = (what: string) => lines.filter((x) => x.includes(`${service} ${what}`)).length;
     t.diagnostic(`worker said: ${lines.filter((x) => / is (unavailable|back)/.test(x)).join(' | ')}`);
-    if (service !== 'temporal') {
-      assert.equal(said('is unavailable'), 1, lines.join('\n'));
-      assert.equal(said('is back'), 1, lines.join('\n'));
-    }
+    assert.equal(said('is unavailable'), 1, lines.join('\n'));
+    assert.equal(said('is back'), 1, lines.join('\n'));
   }
 
   test('Postgres SIGKILLed for 15 s', async (t) => {
