@@ -165,7 +165,7 @@ export function register(program: Command): void {
         for (const r of await listRounds({ database: ctx.runtime.database })) {
           const p = r.progress as Partial<RoundProgress>;
           process.stdout.write(
-            `${r.id.padEnd(24)} ${r.status.padEnd(18)} ${String(p.accepted ?? 0).padStart(6)} accepted  $${(p.spendUsd ?? 0).toFixed(4)}  ${r.createdAt.toISOString()}\n`,
+            `${r.id.padEnd(24)} ${r.status.padEnd(23)} ${String(p.accepted ?? 0).padStart(6)} accepted${p.failed ? ` ${p.failed} failed` : ''}  $${(p.spendUsd ?? 0).toFixed(4)}  ${r.createdAt.toISOString()}\n`,
           );
         }
       });
