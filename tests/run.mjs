@@ -1,4 +1,5 @@
-// Runs Node's test runner over one group of tests (unit | integration | browser | all).
+// Runs Node's test runner over one group of tests (unit | integration | browser | all), or only
+// the named files of that group: `node tests/run.mjs integration tests/integration/round.test.ts`.
 // Node 20's --test takes no glob, so the *.test.ts files are collected here.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,7 +22,9 @@ function collect(dir) {
 }
 
 function run(group) {
-  const files = collect(path.join(root, 'tests', group)).map((f) => path.relative(root, f));
+  const files = collect(path.join(root, 'tests', group))
+    .map((f) => path.relative(root, f))
+    .filter((f) => only.length === 0 || only.includes(f));
   if (files.length === 0) {
     console.log(`tests/${group}: no test files`);
     return 0;
@@ -50,6 +53,7 @@ function snapshot(env) {
 }
 
 const which = process.argv[2] ?? 'all';
+const only = process.argv.slice(3).map((f) => path.relative(root, path.resolve(f)));
 if (which !== 'all' && !groups.includes(which)) {
   console.error(`usage: node tests/run.mjs [${groups.join('|')}|all]`);
   process.exit(2);
@@ -68,7 +72,8 @@ if (!isolate) {
 }
 const userEnv = { ...process.env };
 const namespace = `test-${randomBytes(3).toString('hex')}`;
-const testEnv = { ...process.env, FORGE_NAMESPACE: namespace };
+// Named outright: a TEMPORAL_NAMESPACE of the user's would otherwise be kept.
+const testEnv = { ...process.env, FORGE_NAMESPACE: namespace, TEMPORAL_NAMESPACE: `forge-${namespace}` };
 const before = snapshot(userEnv);
 console.log(`tests run in namespace ${namespace}; the user's namespace is ${before.namespace}`);
 const up = spawnSync(path.join(root, 'bin', 'forge'), ['dev', 'up'], {
@@ -78,13 +83,17 @@ const up = spawnSync(path.join(root, 'bin', 'forge'), ['dev', 'up'], {
 });
 if (up.status !== 0) process.exit(up.status ?? 1);
 process.env.FORGE_NAMESPACE = namespace;
+process.env.TEMPORAL_NAMESPACE = testEnv.TEMPORAL_NAMESPACE;
 try {
   for (const group of selected) {
     code = run(group);
     if (code !== 0) break;
   }
 } finally {
-  delete process.env.FORGE_NAMESPACE;
+  for (const k of ['FORGE_NAMESPACE', 'TEMPORAL_NAMESPACE']) {
+    if (userEnv[k] === undefined) delete process.env[k];
+    else process.env[k] = userEnv[k];
+  }
   process.stdout.write(tsx('tests/support/dropNamespace.ts', testEnv));
 }
 const afterSnap = snapshot(userEnv);

@@ -136,7 +136,7 @@ describe('the dev stack', () => {
       run(path.join(repoRoot, 'bin', 'forge'), args, {
         cwd: repoRoot,
         // The private stack is read with `env` alone: no suite namespace may leak into its processes.
-        env: { ...process.env, FORGE_NAMESPACE: '', ...env },
+        env: { ...process.env, FORGE_NAMESPACE: '', TEMPORAL_NAMESPACE: '', ...env },
         timeout: 300_000,
       });
     const config = loadConfig(env);
