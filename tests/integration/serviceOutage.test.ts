@@ -54,7 +54,14 @@ describe('a round survives an outage of each backing service', () => {
   const forge = (...args: string[]) =>
     run(path.join(repoRoot, 'bin', 'forge'), args, {
       cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', FORGE_NAMESPACE: '', TEMPORAL_NAMESPACE: '', ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        S3_BUCKET: '',
+        FORGE_NAMESPACE: '',
+        TEMPORAL_NAMESPACE: '',
+        ...env,
+      },
       timeout: 300_000,
     });
 
@@ -77,7 +84,14 @@ describe('a round survives an outage of each backing service', () => {
     temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
     worker = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'], {
       cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: '', S3_BUCKET: '', FORGE_NAMESPACE: '', TEMPORAL_NAMESPACE: '', ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        S3_BUCKET: '',
+        FORGE_NAMESPACE: '',
+        TEMPORAL_NAMESPACE: '',
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     worker.stderr!.on('data', (chunk: Buffer) => {
