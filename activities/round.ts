@@ -19,6 +19,19 @@ import type {
 /** Keeps keys the progress snapshot does not own (resumedAt) when it is rewritten. */
 const mergeProgress = (p: RoundProgress) => sql`${rounds.progress} || ${JSON.stringify(p)}::jsonb`;
 
+/** Names the service when outages dominate the failures that paused a round. */
+export function pauseReasonOf(rows: { status: string; reason: string | null }[]): string {
+  const bad = rows.filter((r) => r.status !== 'accepted');
+  const outages = new Map<string, number>();
+  for (const r of bad) {
+    const m = /^service_unavailable:(.+)$/.exec(r.reason ?? '');
+    if (m) outages.set(m[1]!, (outages.get(m[1]!) ?? 0) + 1);
+  }
+  const [service, n] = [...outages].sort((a, b) => b[1] - a[1])[0] ?? [];
+  if (service && n! * 2 >= bad.length) return `${service} unavailable: ${n} of ${bad.length} recent failures`;
+  return `error rate: ${bad.length} of ${rows.length} recent tasks not accepted`;
+}
+
 /** Activities of the round itself: the budget / error-rate gate, the plan, progress and status. */
 export function createRoundActivities(deps: ActivityDeps) {
   const { db } = deps.database;
@@ -44,6 +57,7 @@ export function createRoundActivities(deps: ActivityDeps) {
       const existing = (await tx.select().from(tasks).where(eq(tasks.id, taskId)))[0];
       if (existing && (existing.status === 'accepted' || existing.status === 'rejected'))
         return { status: 'done' };
+      if (input.onlyFailed && existing && existing.status !== 'failed') return { status: 'done' };
       if (round.status === 'cancelled') return { status: 'stop', reason: 'cancelled' };
       if (round.status === 'paused_error_rate') return { status: 'stop', reason: 'paused_error_rate' };
       const settings = roundSettingsSchema.parse(round.settings);
@@ -61,15 +75,22 @@ export function createRoundActivities(deps: ActivityDeps) {
         }
       }
       const resumedAt = (round.progress as { resumedAt?: string }).resumedAt ?? '1970-01-01T00:00:00Z';
-      const recent = await tx.execute<{ status: string }>(sql`
-        SELECT status FROM tasks
+      const recent = await tx.execute<{ status: string; reason: string | null }>(sql`
+        SELECT status, reject_reason AS reason FROM tasks
         WHERE round_id = ${input.roundId} AND status IN ('accepted', 'rejected', 'failed')
           AND finished_at > ${resumedAt}::timestamptz
         ORDER BY finished_at DESC LIMIT ${settings.pauseWindow}`);
       if (recent.rows.length >= settings.pauseWindow) {
         const bad = recent.rows.filter((t) => t.status !== 'accepted').length;
         if (bad / recent.rows.length > settings.pauseRejectRate) {
-          await tx.update(rounds).set({ status: 'paused_error_rate' }).where(eq(rounds.id, input.roundId));
+          const pauseReason = pauseReasonOf(recent.rows);
+          await tx
+            .update(rounds)
+            .set({
+              status: 'paused_error_rate',
+              progress: sql`${rounds.progress} || jsonb_build_object('pauseReason', ${pauseReason}::text)`,
+            })
+            .where(eq(rounds.id, input.roundId));
           return { status: 'stop', reason: 'paused_error_rate' };
         }
       }
@@ -104,10 +125,16 @@ export function createRoundActivities(deps: ActivityDeps) {
     });
   }
 
-  async function finishTask(task: TaskRef, outcome: TaskOutcome, detail?: string): Promise<void> {
+  /** Ends a task the pipeline did not end itself: failed (with its cause) or cancelled. */
+  async function finishTask(
+    task: TaskRef,
+    outcome: TaskOutcome,
+    detail?: string,
+    cause?: { reason: string; node: string },
+  ): Promise<void> {
     await finishTaskRecord(deps.database, task.taskId, outcome, {
-      reason: outcome === 'failed' ? 'activity_failed' : outcome,
-      node: 'workflow',
+      reason: outcome === 'failed' ? (cause?.reason ?? 'activity_failed') : outcome,
+      node: cause?.node ?? 'workflow',
       detail: detail?.slice(0, 2000),
     });
   }
@@ -141,17 +168,24 @@ export function createRoundActivities(deps: ActivityDeps) {
     const spendUsd = await roundSpend(db, roundId);
     const by: Record<string, number> = { accepted: 0, rejected: 0, failed: 0, cancelled: 0, running: 0 };
     const rejectedByReason: Record<string, number> = {};
+    const failedByReason: Record<string, number> = {};
     for (const c of counts.rows) {
       by[c.status] = (by[c.status] ?? 0) + c.n;
       if (c.status === 'rejected' && c.reason)
         rejectedByReason[c.reason] = (rejectedByReason[c.reason] ?? 0) + c.n;
+      if (c.status === 'failed')
+        failedByReason[c.reason ?? 'activity_failed'] =
+          (failedByReason[c.reason ?? 'activity_failed'] ?? 0) + c.n;
     }
     const done = by.accepted! + by.rejected! + by.failed!;
     const planned = plan.rows[0]?.planned ?? 0;
+    const recorded = done + by.cancelled! + by.running!;
+    const pauseReason = (round.progress as { pauseReason?: string }).pauseReason;
+    const status = statusOverride ?? (round.status as RoundStatus);
     const elapsed = (Date.now() - round.createdAt.getTime()) / 1000;
     const rate = elapsed > 0 ? done / elapsed : 0;
     return {
-      status: statusOverride ?? (round.status as RoundStatus),
+      status,
       skillsTotal: plan.rows[0]?.skills ?? 0,
       skillsDone: skillsDone.rows[0]?.n ?? 0,
       tasksPlanned: planned,
@@ -161,7 +195,10 @@ export function createRoundActivities(deps: ActivityDeps) {
       failed: by.failed!,
       cancelled: by.cancelled!,
       running: by.running!,
+      notStarted: Math.max(0, planned - recorded),
       rejectedByReason,
+      failedByReason,
+      ...(status === 'paused_error_rate' && pauseReason ? { pauseReason } : {}),
       spendUsd,
       budgetUsd: round.budgetUsd,
       tasksPerSecond: Math.round(rate * 100) / 100,
@@ -180,6 +217,18 @@ export function createRoundActivities(deps: ActivityDeps) {
     return progress;
   }
 
+  /** Skills of the plan with a slot that failed or never started: what `retry-failed` re-runs. */
+  async function loadFailedPlan(roundId: string, offset: number, limit: number): Promise<RoundPlanEntry[]> {
+    const r = await db.execute<RoundPlanEntry & Record<string, unknown>>(sql`
+      SELECT rs.position, rs.skill_id AS "skillId", rs.spec_version AS "specVersion", rs.tasks
+      FROM round_skills rs
+      WHERE rs.round_id = ${roundId} AND rs.position >= ${offset}
+        AND (SELECT count(*) FROM tasks t WHERE t.round_id = rs.round_id AND t.skill_id = rs.skill_id
+               AND t.status IN ('accepted', 'rejected', 'cancelled')) < rs.tasks
+      ORDER BY rs.position LIMIT ${limit}`);
+    return r.rows;
+  }
+
   async function setRoundStatus(roundId: string, status: RoundStatus): Promise<void> {
     const set: Record<string, unknown> = { status };
     if (status === 'running') {
@@ -195,13 +244,24 @@ export function createRoundActivities(deps: ActivityDeps) {
       .update(tasks)
       .set({ status: 'cancelled', finishedAt: new Date() })
       .where(and(eq(tasks.roundId, roundId), eq(tasks.status, 'running')));
-    const progress = await computeProgress(roundId, status);
+    let progress = await computeProgress(roundId, status);
+    // A round is completed only when every planned slot ended accepted, rejected or cancelled.
+    if (status === 'completed' && (progress.failed > 0 || progress.notStarted > 0))
+      progress = { ...progress, status: 'completed_with_failures' };
     await db
       .update(rounds)
-      .set({ status, progress: mergeProgress(progress), finishedAt: new Date() })
+      .set({ status: progress.status, progress: mergeProgress(progress), finishedAt: new Date() })
       .where(eq(rounds.id, roundId));
     return progress;
   }
 
-  return { beginTask, finishTask, loadRoundPlan, refreshRoundProgress, setRoundStatus, finishRound };
+  return {
+    beginTask,
+    finishTask,
+    loadRoundPlan,
+    loadFailedPlan,
+    refreshRoundProgress,
+    setRoundStatus,
+    finishRound,
+  };
 }

@@ -18,6 +18,8 @@ export interface BeginTaskInput {
   skillId: string;
   specVersion: number;
   taskIndex: number;
+  /** Start the slot only if it ended failed or never started; any other slot answers 'done'. */
+  onlyFailed?: boolean;
 }
 
 export type Gate =
@@ -40,6 +42,8 @@ export interface RoundPlanEntry {
 export type RoundStatus =
   | 'running'
   | 'completed'
+  /** Every slot ended, but some failed or never started: `forge round retry-failed` re-runs them. */
+  | 'completed_with_failures'
   | 'cancelled'
   | 'budget_exhausted'
   | 'paused_error_rate'
@@ -56,7 +60,13 @@ export interface RoundProgress {
   failed: number;
   cancelled: number;
   running: number;
+  /** Planned slots with no task record at all (never started). */
+  notStarted: number;
   rejectedByReason: Record<string, number>;
+  /** Failures by cause, e.g. `service_unavailable:minio` or `activity_failed`. */
+  failedByReason: Record<string, number>;
+  /** Why the round paused, when it did: the error rate, or the service that was down. */
+  pauseReason?: string;
   spendUsd: number;
   budgetUsd: number | null;
   tasksPerSecond: number;

@@ -1,6 +1,7 @@
 import type { ActivityDeps } from '../activities/deps.ts';
 import type { Config } from '../infra/config.ts';
 import { openDatabase } from '../infra/db/client.ts';
+import { ensureDatabase } from '../infra/db/ensureDatabase.ts';
 import { runMigrations } from '../infra/db/migrate.ts';
 import { resolveServiceEndpoints } from '../infra/dev/endpoints.ts';
 import { ObjectStore } from '../infra/objectStore.ts';
@@ -19,15 +20,24 @@ export interface Runtime extends ActivityDeps {
  * ensured), spec store and, when asked for, the LLM client — with the offline model started in this
  * process when no API key is configured.
  */
-export async function createRuntime(config: Config, opts: { llm?: boolean } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  llm?: boolean;
+  /** Told when a database connection breaks (the worker's service watch probes Postgres then). */
+  onDatabaseError?: (err: Error) => void;
+}
+
+export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   configureOffice({
     soffice: config.FORGE_SOFFICE,
     batchSize: config.FORGE_OFFICE_BATCH_SIZE,
     waitMs: config.FORGE_OFFICE_BATCH_WAIT_MS,
   });
   const endpoints = resolveServiceEndpoints(config);
-  const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE);
+  const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE, {
+    onConnectionError: opts.onDatabaseError,
+  });
   try {
+    await ensureDatabase(endpoints.databaseUrl);
     await runMigrations(database);
   } catch (err) {
     await database.close();

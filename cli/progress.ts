@@ -25,5 +25,16 @@ export function summaryLines(p: RoundProgress): string[] {
   const reasons = Object.entries(p.rejectedByReason).sort((a, b) => b[1] - a[1]);
   if (reasons.length > 0)
     lines.push(`rejected by reason: ${reasons.map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  // Older rounds' progress has no failure breakdown.
+  const failed = Object.entries(p.failedByReason ?? {}).sort((a, b) => b[1] - a[1]);
+  if (p.failed > 0)
+    lines.push(
+      `failed: ${p.failed} (${failed.map(([r, n]) => `${r} ${n}`).join(', ') || 'no reason recorded'})`,
+    );
+  if ((p.notStarted ?? 0) > 0 && p.status !== 'running')
+    lines.push(`never started: ${p.notStarted} planned tasks`);
+  if (p.pauseReason) lines.push(`paused: ${p.pauseReason}`);
+  if (p.status === 'completed_with_failures')
+    lines.push('re-run the failed and unstarted tasks with their seeds: forge round retry-failed <round>');
   return lines;
 }

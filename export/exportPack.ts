@@ -7,6 +7,7 @@ import { finished } from 'node:stream/promises';
 import { z } from 'zod';
 import { canonicalJson, canonicalJsonLine } from '../infra/canonicalJson.ts';
 import type { Database } from '../infra/db/client.ts';
+import { requireRoundId } from '../infra/db/queries/known.ts';
 import { urlPath } from '../taskpack/setupScript.ts';
 import { parseTaskPackage, type TaskPackage } from '../taskpack/taskPackage.ts';
 import { type FileLocator, type OsworldContext, toOsworldTask } from './osworld/task.ts';
@@ -65,6 +66,7 @@ export async function exportPack(
   onProgress: (p: ExportProgress) => void = () => {},
 ): Promise<ExportReport> {
   const opts = exportOptionsSchema.parse(options);
+  await requireRoundId(deps.database, opts.round);
   const selection = { round: opts.round, skills: opts.skills, statuses: opts.statuses };
   const total = await countPackages(deps.database, selection);
   const report: ExportReport = {

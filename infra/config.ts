@@ -17,6 +17,15 @@ export const configSchema = z.object({
   FORGE_HOME: z.string().min(1).optional(),
   // Read by scripts/build-binaries.sh (where built service binaries are cached); listed so it is known.
   FORGE_BIN_CACHE: z.string().min(1).optional(),
+  // One deployment, several teams (or the test suite): each namespace gets its own database,
+  // bucket, task queues and Temporal namespace, derived from the settings below.
+  FORGE_NAMESPACE: z
+    .string()
+    .regex(
+      /^[a-z][a-z0-9-]{0,23}$/,
+      'a lowercase letter, then lowercase letters, digits and dashes (24 at most)',
+    )
+    .optional(),
   FORGE_HOST: z.string().default('127.0.0.1'),
   // Temporal: an external cluster when TEMPORAL_ADDRESS is set, else the local dev server.
   TEMPORAL_ADDRESS: z
@@ -120,7 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     });
     throw new ConfigError(`bad configuration:\n  ${lines.join('\n  ')}`);
   }
-  const c = parsed.data;
+  const c = withNamespace(parsed.data, relevant.TEMPORAL_NAMESPACE !== undefined);
   if (c.S3_ENDPOINT && (!c.S3_ACCESS_KEY || !c.S3_SECRET_KEY)) {
     throw new ConfigError('S3_ENDPOINT is set but S3_ACCESS_KEY or S3_SECRET_KEY is missing');
   }
@@ -144,6 +153,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalAddress,
     temporalUiUrl: c.FORGE_TEMPORAL_UI_URL ?? `http://${c.FORGE_HOST}:${c.FORGE_TEMPORAL_UI_PORT}`,
   };
+}
+
+/**
+ * A namespace suffixes the bucket and the task-queue prefix, and names the Temporal namespace
+ * (unless TEMPORAL_NAMESPACE is given); the database name is suffixed where the URL is made
+ * (infra/dev/endpoints.ts).
+ */
+function withNamespace(c: RawConfig, temporalNamespaceGiven: boolean): RawConfig {
+  const ns = c.FORGE_NAMESPACE;
+  if (!ns) return c;
+  const bucket = `${c.S3_BUCKET}-${ns}`;
+  if (bucket.length > 63)
+    throw new ConfigError(`S3_BUCKET plus FORGE_NAMESPACE make "${bucket}", longer than 63 characters`);
+  return {
+    ...c,
+    S3_BUCKET: bucket,
+    FORGE_TASK_QUEUE_PREFIX: `${c.FORGE_TASK_QUEUE_PREFIX}-${ns}`,
+    TEMPORAL_NAMESPACE: temporalNamespaceGiven ? c.TEMPORAL_NAMESPACE : `forge-${ns}`,
+  };
+}
+
+/** The database of a namespace: the configured database name with `_<namespace>` appended. */
+export function namespacedDatabaseUrl(url: string, namespace: string | undefined): string {
+  if (!namespace) return url;
+  const u = new URL(url);
+  const base = decodeURIComponent(u.pathname.replace(/^\//, '')) || 'postgres';
+  u.pathname = `/${base}_${namespace.replaceAll('-', '_')}`;
+  return u.toString();
 }
 
 export { repoRoot };

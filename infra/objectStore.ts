@@ -43,6 +43,11 @@ export class ObjectStore {
     }
   }
 
+  /** Answers when the store is reachable and the bucket is there (the service watch's probe). */
+  async ping(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) throw new Error(`bucket ${this.bucket} is missing`);
+  }
+
   static artifactKey(sha256: string): string {
     return `artifacts/sha256/${sha256}`;
   }
@@ -82,6 +87,15 @@ export class ObjectStore {
   }
 
   /** Every key under prefix (recursively), sorted. */
+  /** Deletes every object and then the bucket: the end of a namespace (the test suite's own). */
+  async deleteBucket(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) return;
+    const keys = await this.listPrefix('');
+    for (let i = 0; i < keys.length; i += 1000)
+      await this.client.removeObjects(this.bucket, keys.slice(i, i + 1000));
+    await this.client.removeBucket(this.bucket);
+  }
+
   async listPrefix(prefix: string): Promise<string[]> {
     const keys: string[] = [];
     for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) {

@@ -5,8 +5,11 @@ import type { createPrepareActivities } from '../activities/prepare.ts';
 import type { createRoundActivities } from '../activities/round.ts';
 
 /**
- * Every activity has a bounded retry: the LLM client retries provider errors itself, so its
- * activity only retries a crashed worker; document work is deterministic, so a few attempts do.
+ * Every activity has a bounded retry. The worker classifies what an activity throws
+ * (app/activityErrors.ts): a task error is non-retryable at once, an error of unknown kind gets a
+ * few attempts, and only an outage of Postgres, MinIO or Temporal (or a crashed worker) uses the
+ * whole policy below — about seven minutes of backoff, so a service that is down for minutes
+ * costs time, never tasks.
  */
 export interface QueueNames {
   llm: string;
@@ -17,31 +20,37 @@ export interface QueueNames {
 /** Activities heartbeat every 5 s (infra/temporal/heartbeat.ts): a dead worker is noticed in 30 s. */
 const HEARTBEAT = '30s';
 
-const bounded = { maximumAttempts: 4, initialInterval: '1s', maximumInterval: '20s', backoffCoefficient: 2 };
+/** 1+2+4+8 s, then every 15 s: 30 attempts span ~6.9 minutes. */
+export const outageRetry = {
+  maximumAttempts: 30,
+  initialInterval: '1s',
+  maximumInterval: '15s',
+  backoffCoefficient: 2,
+} as const;
 
 export function activitiesFor(queues: QueueNames) {
   const llm = proxyActivities<ReturnType<typeof createLlmStageActivities>>({
     taskQueue: queues.llm,
     startToCloseTimeout: '15 minutes',
     heartbeatTimeout: HEARTBEAT,
-    retry: bounded,
+    retry: outageRetry,
   });
   const prepare = proxyActivities<ReturnType<typeof createPrepareActivities>>({
     taskQueue: queues.prepare,
     startToCloseTimeout: '10 minutes',
     heartbeatTimeout: HEARTBEAT,
-    retry: bounded,
+    retry: outageRetry,
   });
   const office = proxyActivities<ReturnType<typeof createOfficeActivities>>({
     taskQueue: queues.office,
     startToCloseTimeout: '15 minutes',
     heartbeatTimeout: HEARTBEAT,
-    retry: bounded,
+    retry: outageRetry,
   });
   const round = proxyActivities<ReturnType<typeof createRoundActivities>>({
     taskQueue: queues.prepare,
     startToCloseTimeout: '2 minutes',
-    retry: bounded,
+    retry: outageRetry,
   });
   return { llm, prepare, office, round };
 }

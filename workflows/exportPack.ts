@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createExportActivities } from '../activities/exportActivity.ts';
 import type { ExportOptions, ExportReport } from '../export/exportPack.ts';
+import { outageRetry } from './activityProxies.ts';
 
 /** A task-pack export as a workflow, for packs too big to write from a terminal session. */
 export async function exportPackWorkflow(input: {
@@ -11,7 +12,7 @@ export async function exportPackWorkflow(input: {
     taskQueue: input.queue,
     startToCloseTimeout: '6 hours',
     heartbeatTimeout: '2 minutes',
-    retry: { maximumAttempts: 3, initialInterval: '5s' },
+    retry: outageRetry,
   });
   return exportPackActivity(input.options);
 }

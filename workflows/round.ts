@@ -25,6 +25,8 @@ export interface RoundWorkflowInput {
   progressEverySeconds?: number;
   /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
   maxHistoryEvents?: number;
+  /** Re-run only the slots that failed or never started, with their seeds (`forge round retry-failed`). */
+  onlyFailed?: boolean;
   /** Carried across continue-as-new. */
   offset?: number;
   retry?: RoundPlanEntry[];
@@ -84,7 +86,9 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
   const nextEntry = async (): Promise<RoundPlanEntry | undefined> => {
     if (retry.length > 0) return retry.shift();
     if (page.length === 0 && !pageEnd) {
-      page = await acts.round.loadRoundPlan(input.roundId, offset, PAGE);
+      page = input.onlyFailed
+        ? await acts.round.loadFailedPlan(input.roundId, offset, PAGE)
+        : await acts.round.loadRoundPlan(input.roundId, offset, PAGE);
       pageEnd = page.length < PAGE;
     }
     const entry = page.shift();
@@ -106,6 +110,7 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
           tasks: entry.tasks,
           taskConcurrency: input.taskConcurrency,
           queues: input.queues,
+          ...(input.onlyFailed ? { onlyFailed: true } : {}),
         },
       ],
     });

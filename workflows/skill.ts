@@ -1,4 +1,10 @@
-import { CancellationScope, continueAsNew, isCancellation, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  continueAsNew,
+  isCancellation,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { SkillRunSummary, StopReason, TaskOutcome } from '../activities/types.ts';
 import { activitiesFor, type QueueNames } from './activityProxies.ts';
 import { runTaskPipeline, type TaskStages } from './pipeline.ts';
@@ -13,6 +19,8 @@ export interface SkillWorkflowInput {
   queues: QueueNames;
   /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
   maxHistoryEvents?: number;
+  /** Run only the slots that ended failed or never started (`forge round retry-failed`). */
+  onlyFailed?: boolean;
   /** Carried across continue-as-new. */
   nextIndex?: number;
   summary?: SkillRunSummary;
@@ -24,6 +32,15 @@ export function skillWorkflowId(roundId: string, skillId: string): string {
 }
 
 const HISTORY_LIMIT = 8000;
+
+/** The activity failure's own type: a service outage that outlasted every retry is told apart. */
+function failureCause(err: unknown): { reason: string; node: string } {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof ApplicationFailure && e.type === 'ServiceUnavailable')
+      return { reason: `service_unavailable:${String(e.details?.[0] ?? 'unknown')}`, node: 'workflow' };
+  }
+  return { reason: 'activity_failed', node: 'workflow' };
+}
 
 /**
  * An activity's failure says only "Activity task failed"; the error that explains it is its cause.
@@ -71,6 +88,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
       skillId: input.skillId,
       specVersion: input.specVersion,
       taskIndex,
+      ...(input.onlyFailed ? { onlyFailed: true } : {}),
     });
     if (gate.status === 'stop') {
       stop ??= gate.reason;
@@ -85,7 +103,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
       outcome = isCancellation(err) ? 'cancelled' : 'failed';
       const detail = failureDetail(err);
       // Record the end even while the workflow is being cancelled: no task is left "running".
-      await CancellationScope.nonCancellable(() => acts.round.finishTask(gate.task, outcome, detail));
+      const cause = outcome === 'failed' ? failureCause(err) : undefined;
+      await CancellationScope.nonCancellable(() => acts.round.finishTask(gate.task, outcome, detail, cause));
       if (outcome === 'cancelled') stop ??= 'cancelled';
     }
     summary.outcomes[outcome]++;

@@ -4,7 +4,7 @@ import type {
   createExpansionLlmActivities,
   ExpansionSummary,
 } from '../activities/expansion.ts';
-import type { QueueNames } from './activityProxies.ts';
+import { outageRetry, type QueueNames } from './activityProxies.ts';
 import { skillWorkflow, skillWorkflowId } from './skill.ts';
 
 export interface ExpansionWorkflowInput {
@@ -16,7 +16,8 @@ export interface ExpansionWorkflowInput {
   concurrency: number;
 }
 
-const bounded = { maximumAttempts: 3, initialInterval: '2s', maximumInterval: '30s', backoffCoefficient: 2 };
+/** Errors are classified by the worker: only a service outage uses the whole (minutes-long) policy. */
+const bounded = outageRetry;
 
 /**
  * One taxonomy expansion: from a round's statistics pick the skills to work on, ask the proposer

@@ -1,11 +1,19 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
+import { roundSettingsSchema } from '../../activities/roundSettings.ts';
 import type { RoundProgress } from '../../activities/types.ts';
 
 export type { RoundProgress };
 
 import { rounds } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
-import { cancelSignal, type generationRound, progressQuery, resumeSignal } from '../../workflows/round.ts';
+import { taskQueues } from '../../infra/temporal/queues.ts';
+import {
+  cancelSignal,
+  generationRound,
+  progressQuery,
+  type RoundWorkflowInput,
+  resumeSignal,
+} from '../../workflows/round.ts';
 import type { RoundDeps } from './start.ts';
 
 export async function getRound(deps: Pick<RoundDeps, 'database'>, roundId: string) {
@@ -53,4 +61,47 @@ export async function roundProgress(deps: RoundDeps, roundId: string): Promise<R
 export async function waitForRound(deps: RoundDeps, roundId: string): Promise<RoundProgress> {
   const round = await getRound(deps, roundId);
   return deps.temporal.workflow.getHandle<typeof generationRound>(round.workflowId).result();
+}
+
+/**
+ * Re-runs exactly the slots of a finished round that failed or never started, with their own seeds
+ * (a task's seed derives from the round's seed, skill and index), in a new run of the same round
+ * workflow. Accepted, rejected and cancelled slots are left as they are; cached LLM answers mean
+ * nothing already paid for is paid again.
+ */
+export async function retryFailedRound(deps: RoundDeps, roundId: string): Promise<{ slots: number }> {
+  const round = await getRound(deps, roundId);
+  if (!round.finishedAt)
+    throw new RoundRequestError(`round ${roundId} is still ${round.status}; wait for it to end`, 'conflict');
+  const p = round.progress as Partial<RoundProgress>;
+  const slots = (p.failed ?? 0) + (p.notStarted ?? 0);
+  if (round.status !== 'completed_with_failures' || slots === 0)
+    throw new RoundRequestError(
+      `round ${roundId} is ${round.status}: it has no failed tasks to retry`,
+      'conflict',
+    );
+  const settings = roundSettingsSchema.parse(round.settings);
+  await deps.database.db
+    .update(rounds)
+    .set({
+      status: 'running',
+      finishedAt: null,
+      // The error-rate window starts afresh, so the failures being retried do not pause it at once.
+      progress: sql`${rounds.progress} || jsonb_build_object('resumedAt', ${new Date().toISOString()}::text)`,
+    })
+    .where(eq(rounds.id, roundId));
+  const queues = taskQueues(deps.config);
+  const args: RoundWorkflowInput = {
+    roundId,
+    window: settings.window,
+    taskConcurrency: settings.taskConcurrency,
+    queues,
+    onlyFailed: true,
+  };
+  await deps.temporal.workflow.start(generationRound, {
+    workflowId: round.workflowId,
+    taskQueue: queues.prepare,
+    args: [args],
+  });
+  return { slots };
 }

@@ -1,12 +1,19 @@
 import type { Command } from 'commander';
 import type { RoundProgress } from '../../app/rounds/control.ts';
-import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../app/rounds/control.ts';
+import {
+  cancelRound,
+  getRound,
+  listRounds,
+  resumeRound,
+  retryFailedRound,
+  roundProgress,
+} from '../../app/rounds/control.ts';
 import { startRequestedRound } from '../../app/rounds/request.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
 import { progressLine, summaryLines } from '../progress.ts';
 import { addPlanCommand, planLines } from './plan.ts';
 
-const ENDED = new Set(['completed', 'cancelled', 'budget_exhausted', 'failed']);
+const ENDED = new Set(['completed', 'completed_with_failures', 'cancelled', 'budget_exhausted', 'failed']);
 
 /** Redraws one progress line until the round ends (or pauses); returns the last progress. */
 export async function watchRound(
@@ -31,7 +38,7 @@ export async function watchRound(
     if (round.status === 'paused_error_rate' && p?.running === 0) {
       if (tty) process.stdout.write('\n');
       process.stdout.write(
-        `round ${roundId} paused: its error rate passed the threshold; fix the cause, then: forge round resume ${roundId}\n`,
+        `round ${roundId} paused (${p.pauseReason ?? 'its error rate passed the threshold'}); fix the cause, then: forge round resume ${roundId}\n`,
       );
       return p;
     }
@@ -129,6 +136,21 @@ export function register(program: Command): void {
     });
 
   round
+    .command('retry-failed <roundId>')
+    .description('re-run the tasks of a round that failed or never started, with the same seeds')
+    .option('--watch', 'watch progress until the round ends')
+    .action(async (roundId: string, o: { watch?: boolean }) => {
+      await withContext(async (ctx) => {
+        const { slots } = await retryFailedRound(
+          { config: ctx.runtime.config, database: ctx.runtime.database, temporal: ctx.temporal.client },
+          roundId,
+        );
+        process.stdout.write(`round ${roundId}: retrying ${slots} failed or unstarted tasks\n`);
+        if (o.watch) await watchRound(ctx, roundId);
+      });
+    });
+
+  round
     .command('list')
     .description('recent rounds')
     .action(async () => {
@@ -136,7 +158,7 @@ export function register(program: Command): void {
         for (const r of await listRounds({ database: ctx.runtime.database })) {
           const p = r.progress as Partial<RoundProgress>;
           process.stdout.write(
-            `${r.id.padEnd(24)} ${r.status.padEnd(18)} ${String(p.accepted ?? 0).padStart(6)} accepted  $${(p.spendUsd ?? 0).toFixed(4)}  ${r.createdAt.toISOString()}\n`,
+            `${r.id.padEnd(24)} ${r.status.padEnd(23)} ${String(p.accepted ?? 0).padStart(6)} accepted${p.failed ? ` ${p.failed} failed` : ''}  $${(p.spendUsd ?? 0).toFixed(4)}  ${r.createdAt.toISOString()}\n`,
           );
         }
       });

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { loadConfig } from '../../infra/config.ts';
 import { openDatabase } from '../../infra/db/client.ts';
 import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
+import { backingServiceProbes } from '../../infra/health/backingServices.ts';
+import { type ServiceWatch, watchServices } from '../../infra/health/serviceWatch.ts';
 import { ObjectStore } from '../../infra/objectStore.ts';
 import { connectTemporal, type TemporalHandle } from '../../infra/temporal/client.ts';
 import { createActions } from '../../server/actions.ts';
@@ -24,10 +26,21 @@ export function register(program: Command): void {
         .parse(opts.port ?? config.FORGE_API_PORT);
       const host = opts.host ?? config.FORGE_HOST;
       const endpoints = resolveServiceEndpoints(config);
-      const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE);
+      let watch: ServiceWatch | undefined;
+      const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE, {
+        onConnectionError: () => watch?.notice('postgres'),
+      });
       const store = new ObjectStore(endpoints.s3);
       // Temporal is reached on the first action that needs it, so the dashboard runs without it.
       let temporal: TemporalHandle | undefined;
+      watch = watchServices(
+        backingServiceProbes({
+          database,
+          store,
+          temporal: async () => temporal?.connection.healthService.check({}),
+        }),
+        (line) => process.stderr.write(`${new Date().toISOString()} forge serve: ${line}\n`),
+      );
       const actions = createActions({
         config,
         database,
@@ -46,6 +59,7 @@ export function register(program: Command): void {
         process.stderr.write('forge serve: FORGE_API_TOKEN is not set: mutating routes answer 503\n');
       }
       const stop = async () => {
+        watch?.stop();
         await app.close();
         await temporal?.close();
         await database.close();

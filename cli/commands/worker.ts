@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { createRuntime } from '../../app/runtime.ts';
 import { startWorkers } from '../../app/worker.ts';
 import { loadConfig } from '../../infra/config.ts';
+import { backingServiceProbes } from '../../infra/health/backingServices.ts';
+import { type ServiceWatch, watchServices } from '../../infra/health/serviceWatch.ts';
 import { isQueueName, type QueueName, queueNames } from '../../infra/temporal/queues.ts';
 
 export function register(program: Command): void {
@@ -14,8 +16,16 @@ export function register(program: Command): void {
         throw new Error(`unknown queue ${bad.join(', ')}: choose from ${queueNames.join(', ')}`);
       const queues: QueueName[] = names.length > 0 ? (names as QueueName[]) : [...queueNames];
       const config = loadConfig();
-      const runtime = await createRuntime(config, { llm: queues.includes('llm') });
-      const workers = await startWorkers(runtime, queues);
+      let watch: ServiceWatch | undefined;
+      const runtime = await createRuntime(config, {
+        llm: queues.includes('llm'),
+        onDatabaseError: () => watch?.notice('postgres'),
+      });
+      const workers = await startWorkers(runtime, queues, { onUnavailable: (s) => watch?.notice(s) });
+      watch = watchServices(
+        backingServiceProbes({ ...runtime, temporal: () => workers.pingTemporal() }),
+        (line) => process.stderr.write(`${new Date().toISOString()} forge worker: ${line}\n`),
+      );
       const model = runtime.offline
         ? `offline model at ${runtime.offline.baseURL}`
         : `model ${config.FORGE_LLM_MODEL}`;
@@ -26,6 +36,7 @@ export function register(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       await workers.done;
+      watch.stop();
       await runtime.close();
     });
 }

@@ -10,10 +10,22 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function openDatabase(url: string, poolSize = 10): Database {
+export interface DatabaseOptions {
+  /** Told of every connection error (the service watch turns them into one line per outage). */
+  onConnectionError?: (err: Error) => void;
+}
+
+/**
+ * A pool that survives a Postgres restart: a broken connection is dropped and the next query opens
+ * a new one. Both the pool and each of its clients get an 'error' listener — the pool's covers idle
+ * clients only, and a client checked out for a transaction that sees the server go away (57P01)
+ * would otherwise raise an unhandled 'error' event and kill the process.
+ */
+export function openDatabase(url: string, poolSize = 10, opts: DatabaseOptions = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client error (server restart) must not crash the process; the next query reconnects.
-  pool.on('error', () => {});
+  const report = (err: Error) => opts.onConnectionError?.(err);
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

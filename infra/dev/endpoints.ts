@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import { type Config, namespacedDatabaseUrl } from '../config.ts';
 import { readCredentials } from './credentials.ts';
 import { stackLayout } from './layout.ts';
 
@@ -59,8 +59,8 @@ function s3Endpoint(config: Config): S3Endpoint {
 export const localDatabaseName = 'forge';
 
 function databaseUrl(config: Config): string {
-  if (config.DATABASE_URL) return config.DATABASE_URL;
-  return localPostgresUrl(config, localDatabaseName);
+  const url = config.DATABASE_URL ?? localPostgresUrl(config, localDatabaseName);
+  return namespacedDatabaseUrl(url, config.FORGE_NAMESPACE);
 }
 
 export function localPostgresUrl(config: Config, database: string): string {

@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
+import { ensureDatabase } from '../db/ensureDatabase.ts';
 import { runMigrations } from '../db/migrate.ts';
 import { ObjectStore } from '../objectStore.ts';
+import { ensureTemporalNamespace } from '../temporal/namespace.ts';
 import { ensureBinaries } from './binaries.ts';
 import { resolveServiceEndpoints } from './endpoints.ts';
 import { logFile, type StackLayout, stackLayout } from './layout.ts';
@@ -131,6 +134,7 @@ export async function stackUp(config: Config, log: Logger = () => {}): Promise<S
     if (failures.length > 1) throw new Error(failures.map((f) => f.message).join('\n'));
   });
   const endpoints = resolveServiceEndpoints(config);
+  await ensureDatabase(endpoints.databaseUrl);
   const database = openDatabase(endpoints.databaseUrl, 2);
   try {
     await runMigrations(database);
@@ -138,6 +142,14 @@ export async function stackUp(config: Config, log: Logger = () => {}): Promise<S
     await database.close();
   }
   await new ObjectStore(endpoints.s3).ensureBucket();
+  if (config.FORGE_NAMESPACE) {
+    const connection = await Connection.connect({ address: config.temporalAddress });
+    try {
+      await ensureTemporalNamespace(connection.workflowService, config.TEMPORAL_NAMESPACE);
+    } finally {
+      await connection.close();
+    }
+  }
   return stackStatus(config);
 }
 

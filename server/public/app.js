@@ -179,6 +179,25 @@ function legend() {
   );
 }
 
+/** Failed and never-started tasks of a round, with their causes; null when there are none. */
+function failureNote(round) {
+  const p = round.progress ?? {};
+  const failed = p.failed ?? 0;
+  const notStarted = round.finishedAt ? (p.notStarted ?? 0) : 0;
+  if (failed === 0 && notStarted === 0 && !p.pauseReason) return null;
+  const causes = Object.entries(p.failedByReason ?? {})
+    .sort((a, b) => b[1] - a[1])
+    .map(([r, n]) => `${r} ${formatInt(n)}`)
+    .join(', ');
+  const parts = [];
+  if (failed > 0) parts.push(`${formatInt(failed)} failed${causes ? ` (${causes})` : ''}`);
+  if (notStarted > 0) parts.push(`${formatInt(notStarted)} never started`);
+  if (p.pauseReason && round.status === 'paused_error_rate') parts.push(`paused: ${p.pauseReason}`);
+  if (round.status === 'completed_with_failures')
+    parts.push(`re-run them: forge round retry-failed ${round.id}`);
+  return h('div', { class: 'failures', testid: 'round-failures' }, parts.join(' · '));
+}
+
 function compareTable(rounds, currentId) {
   return sortableTable(
     [
@@ -468,6 +487,7 @@ async function roundPage(roundId, token) {
         { class: 'muted' },
         `Started ${when(round.round.createdAt)}${round.round.finishedAt ? ` · finished ${when(round.round.finishedAt)}` : ''} · seed ${round.round.seed}${round.round.taxonomyVersion !== null ? ` · taxonomy v${round.round.taxonomyVersion}` : ''}`,
       ),
+      failureNote(round.round),
     );
     const budget = t.budgetUsd;
     const share = budget ? t.usd / budget : null;

@@ -5,7 +5,7 @@ import { requireRound } from '../data/rounds.ts';
 import { ApiError } from '../errors.ts';
 import { limitQuery, planRoundQuery, roundParams, startRoundRequest } from '../schemas.ts';
 
-const finished = new Set(['completed', 'cancelled', 'budget_exhausted', 'failed']);
+const finished = new Set(['completed', 'completed_with_failures', 'cancelled', 'budget_exhausted', 'failed']);
 
 export function roundRoutes({ deps, add }: RouteContext): void {
   const { db } = deps.database;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { taskCost } from '../../infra/db/queries/costs.ts';
 import { type RouteContext, temporalWorkflowUrl } from '../context.ts';
+import { requireRound } from '../data/rounds.ts';
 import { getTask, listTasks, taskArtifacts, taskNodeRuns, taskStudentResults } from '../data/tasks.ts';
 import type { ServerDeps } from '../deps.ts';
 import { ApiError, notFound } from '../errors.ts';
@@ -39,7 +40,11 @@ export function taskRoutes({ deps, add }: RouteContext): void {
     tag: 'tasks',
     access: 'read',
     query: taskListQuery,
-    handler: async ({ query }) => listTasks(db, query),
+    handler: async ({ query }) => {
+      // A filter naming an unknown round is a 404 naming it, not an empty page.
+      if (query.round) await requireRound(db, query.round);
+      return listTasks(db, query);
+    },
   });
 
   add({

@@ -135,7 +135,8 @@ describe('the dev stack', () => {
     const forge = (...args: string[]) =>
       run(path.join(repoRoot, 'bin', 'forge'), args, {
         cwd: repoRoot,
-        env: { ...process.env, ...env },
+        // The private stack is read with `env` alone: no suite namespace may leak into its processes.
+        env: { ...process.env, FORGE_NAMESPACE: '', TEMPORAL_NAMESPACE: '', ...env },
         timeout: 300_000,
       });
     const config = loadConfig(env);

@@ -111,6 +111,8 @@ function progressOf(r: FakeRound, status = r.status): RoundProgress {
     cancelled: count('cancelled'),
     running: [...r.inFlight.values()].reduce((s, n) => s + n, 0),
     rejectedByReason: {},
+    notStarted: 0,
+    failedByReason: {},
     spendUsd: 0,
     budgetUsd: null,
     tasksPerSecond: 0,
@@ -144,6 +146,15 @@ const roundActivities: RoundActivities = {
     const r = roundOf(roundId);
     r.planReads.push({ offset, limit });
     return r.plan.filter((p) => p.position >= offset).slice(0, limit);
+  },
+  async loadFailedPlan(roundId, offset, limit) {
+    // Slots the fake world has not finished: a retry of failed slots re-runs exactly those.
+    const r = roundOf(roundId);
+    const open = (p: RoundPlanEntry) =>
+      Array.from({ length: p.tasks }, (_, i) => r.done.get(taskIdOf(roundId, p.skillId, i))).some(
+        (v) => v === undefined,
+      );
+    return r.plan.filter((p) => p.position >= offset && open(p)).slice(0, limit);
   },
   async refreshRoundProgress(roundId) {
     return progressOf(roundOf(roundId));

@@ -42,7 +42,8 @@ export const temporalService: LocalService = {
     let connection: Connection | undefined;
     try {
       connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: '2s' });
-      await connection.workflowService.describeNamespace({ namespace: config.TEMPORAL_NAMESPACE });
+      // The server's own namespace: a FORGE_NAMESPACE's Temporal namespace is registered after start-up.
+      await connection.workflowService.describeNamespace({ namespace: 'default' });
       return true;
     } catch {
       return false;
