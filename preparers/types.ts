@@ -34,4 +34,9 @@ export interface Preparer<
   build(target: string, doc: Doc): Promise<FileMap>;
   apply(files: FileMap, edits: Edit[]): Promise<FileMap>;
   probe(files: FileMap, check: Check): Promise<ProbeResult>;
+  /**
+   * This app's part of the portable in-VM checker (preparers/checker/): a standard-library Python
+   * file registering one `@kind('<app>.…')` function per check kind, with the same verdicts as `probe`.
+   */
+  checkerPart: URL;
 }

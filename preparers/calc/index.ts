@@ -26,6 +26,7 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   docSchema: calcDocSchema,
   editSchema: calcEditSchema,
   checkSchema: calcCheckSchema,
+  checkerPart: new URL('./checker.py', import.meta.url),
   async build(target, doc) {
     return { [target]: await buildWorkbook(calcDocSchema.parse(doc)) };
   },

@@ -16,4 +16,5 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   build: buildImpress,
   apply: applyImpress,
   probe: probeImpress,
+  checkerPart: new URL('./checker.py', import.meta.url),
 };

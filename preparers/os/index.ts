@@ -27,4 +27,5 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
   build: buildOs,
   apply: applyOs,
   probe: probeOs,
+  checkerPart: new URL('./checker.py', import.meta.url),
 };

@@ -36,4 +36,5 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
   build: buildThunderbird,
   apply: applyThunderbird,
   probe: probeThunderbird,
+  checkerPart: new URL('./checker.py', import.meta.url),
 };

@@ -16,4 +16,5 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   build: buildWriter,
   apply: applyWriter,
   probe: probeWriter,
+  checkerPart: new URL('./checker.py', import.meta.url),
 };
