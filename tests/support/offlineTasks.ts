@@ -1,7 +1,7 @@
 import { offlineHintSchema } from '../../llm/offline/hints.ts';
 import { answerFor } from '../../llm/offline/server.ts';
 import { applyEdits, parseEdit, preparers, probeCheck } from '../../preparers/registry.ts';
-import type { FileMap } from '../../preparers/types.ts';
+import type { AppId, FileMap } from '../../preparers/types.ts';
 import { authorTask, type LlmCaller } from '../../skills/run/author.ts';
 import { materializeTask } from '../../skills/run/materialize.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
@@ -23,8 +23,12 @@ const offlineCaller: LlmCaller = async (call) => {
 };
 
 export interface OfflineTask {
+  spec: SkillSpec;
   skillId: string;
   seed: number;
+  instruction: string;
+  prepares: { app: AppId; target: string; open: boolean }[];
+  edits: { op: string }[];
   checks: { kind: string }[];
   initial: FileMap;
   solved: FileMap;
@@ -63,7 +67,18 @@ export async function offlineTask(spec: SkillSpec, firstSeed = 1): Promise<Offli
         wrong.push({ name: w.name ?? `wrong-${i + 1}`, files: await applyEdits(initial, edits) });
       }
     }
-    return { skillId: spec.id, seed, checks: m.checks, initial, solved, wrong };
+    return {
+      spec,
+      skillId: spec.id,
+      seed,
+      instruction: m.instruction,
+      prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
+      edits: m.edits,
+      checks: m.checks,
+      initial,
+      solved,
+      wrong,
+    };
   }
   throw new Error(`${spec.id}: no verifiable task in 5 seeds (${problems.join('; ')})`);
 }
