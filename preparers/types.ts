@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { OsworldMapper } from './osworld.ts';
 
 /** The applications a task can involve. `os` covers plain files and directories. */
 export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os'] as const;
@@ -39,4 +40,9 @@ export interface Preparer<
    * file registering one `@kind('<app>.…')` function per check kind, with the same verdicts as `probe`.
    */
   checkerPart: URL;
+  /**
+   * This app's mapping of check kinds to OSWorld metrics (preparers/osworld.ts). A kind left out, or
+   * mapped to `unmapped(reason)`, is graded in the VM by `checkerPart`.
+   */
+  osworld: Record<string, OsworldMapper>;
 }

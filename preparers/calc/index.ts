@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
+import { calcOsworld } from './osworld.ts';
 import { probeCalc } from './probe.ts';
 import {
   type CalcCheck,
@@ -27,6 +28,7 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   editSchema: calcEditSchema,
   checkSchema: calcCheckSchema,
   checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: calcOsworld,
   async build(target, doc) {
     return { [target]: await buildWorkbook(calcDocSchema.parse(doc)) };
   },

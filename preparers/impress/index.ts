@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
+import { impressOsworld } from './osworld.ts';
 import { probeImpress } from './probe.ts';
 import * as schema from './schema.ts';
 
@@ -17,4 +18,5 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   apply: applyImpress,
   probe: probeImpress,
   checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: impressOsworld,
 };

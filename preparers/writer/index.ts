@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
+import { writerOsworld } from './osworld.ts';
 import { probeWriter } from './probe.ts';
 import * as schema from './schema.ts';
 
@@ -17,4 +18,5 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   apply: applyWriter,
   probe: probeWriter,
   checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: writerOsworld,
 };
