@@ -10,7 +10,12 @@ import { closeOffice, officeFormatOf, roundTripOfficeSettled } from '../../prepa
 import { probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
-import { type CheckerVerdict, materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
+import {
+  type CheckerVerdict,
+  materializeHome,
+  runCheckerBatch,
+  SYSTEM_PYTHON,
+} from '../support/checkerHome.ts';
 import { type OfflineTask, offlineTask } from '../support/offlineTasks.ts';
 
 /**
@@ -33,7 +38,9 @@ describe('the portable checker agrees with the TypeScript probes', () => {
   });
 
   test('every check kind of every preparer has a checker function', () => {
-    const ported = new Set(JSON.parse(execFileSync('python3', [checker, '--kinds'], { encoding: 'utf8' })));
+    const ported = new Set(
+      JSON.parse(execFileSync(SYSTEM_PYTHON, [checker, '--kinds'], { encoding: 'utf8' })),
+    );
     const unported = checkKinds().filter((k) => !ported.has(k));
     assert.deepEqual(
       unported,

@@ -10,7 +10,7 @@ import { VM_HOME } from '../../export/osworld/vm.ts';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
-import { materializeHome } from '../support/checkerHome.ts';
+import { materializeHome, SYSTEM_PATH } from '../support/checkerHome.ts';
 import { packageOffline } from '../support/offlinePackage.ts';
 import { offlineTask } from '../support/offlineTasks.ts';
 
@@ -64,7 +64,7 @@ async function evaluatorOutputs(evaluator: Record<string, unknown>, home: string
     g.type === 'vm_command_line' && (g.command ?? []).some((a) => a.includes(CHECKER_VM_DIR));
   for (const g of results.filter(ours)) {
     const [cmd, ...args] = g.command!;
-    const { stdout } = await run(cmd!, args, { env: { ...process.env, HOME: home } });
+    const { stdout } = await run(cmd!, args, { env: { ...process.env, HOME: home, PATH: SYSTEM_PATH } });
     out.push(stdout);
   }
   return out;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -6,6 +7,12 @@ import { OS_MANIFEST_PATH, osManifestOf } from '../../preparers/os/manifest.ts';
 import type { FileMap } from '../../preparers/types.ts';
 
 const run = promisify(execFile);
+
+/** The distribution's python3, as on the OSWorld VM (a version manager's shim on PATH adds ~0.5 s per start). */
+export const SYSTEM_PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+/** PATH with the system directories first, so `python3` in a command means the system one. */
+export const SYSTEM_PATH = `/usr/bin:/bin:${process.env.PATH ?? ''}`;
 
 /** Lays a FileMap out under `home` as the VM would hold it: files, then the OS manifest's dirs, links and modes. */
 export async function materializeHome(home: string, files: FileMap): Promise<void> {
@@ -44,6 +51,8 @@ export async function runCheckerBatch(
   jobs: { home: string; checks: unknown[] }[],
 ): Promise<CheckerVerdict[][]> {
   await writeFile(jobsFile, JSON.stringify(jobs));
-  const { stdout } = await run('python3', [checker, jobsFile, '--batch'], { maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await run(SYSTEM_PYTHON, [checker, jobsFile, '--batch'], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as CheckerVerdict[][];
 }
