@@ -45,4 +45,20 @@ export interface Preparer<
    * mapped to `unmapped(reason)`, is graded in the VM by `checkerPart`.
    */
   osworld: Record<string, OsworldMapper>;
+  /** How the app's files are staged in the VM and read back (setup steps, OSWorld postconfig). */
+  staging: AppStaging;
+}
+
+export interface AppStaging {
+  /** The app's OSWorld domain (evaluation_examples/examples/<domain>/), e.g. "libreoffice_calc". */
+  osworldDomain: string;
+  /** Programs started after the files are in place (Thunderbird opens its profile). */
+  launch: string[][];
+  /**
+   * For document apps: the suffix of the window title, e.g. "LibreOffice Calc". Its documents are
+   * opened at setup when the skill asks, and saved (focus "<file> - <suffix>", ctrl+s) before evaluation.
+   */
+  documentWindow?: string;
+  /** A window to close before evaluation so the app writes its state out (Thunderbird's prefs, folders, filters). */
+  closeBeforeEvaluation?: { windowName: string; byClass: boolean };
 }

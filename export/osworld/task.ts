@@ -1,16 +1,15 @@
+import { preparers } from '../../preparers/registry.ts';
+import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
 import type { RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
 import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 
-export const DOMAIN_BY_APP = {
-  calc: 'libreoffice_calc',
-  writer: 'libreoffice_writer',
-  impress: 'libreoffice_impress',
-  thunderbird: 'thunderbird',
-  os: 'os',
-} as const;
+/** The OSWorld domain of each app, as its preparer declares it. */
+export const DOMAIN_BY_APP = Object.fromEntries(
+  APPS.map((app) => [app, preparers[app].staging.osworldDomain]),
+) as Record<AppId, string>;
 
-export function domainOf(apps: readonly (keyof typeof DOMAIN_BY_APP)[]): string {
+export function domainOf(apps: readonly AppId[]): string {
   const unique = [...new Set(apps)];
   return unique.length === 1 && unique[0] ? DOMAIN_BY_APP[unique[0]] : 'multi_apps';
 }
@@ -51,13 +50,9 @@ export const CHECKER_COMMAND = [
   `exec python3 "$HOME/${CHECKER_VM_DIR}/forge_check.py" "$HOME/${CHECKER_VM_DIR}/checks.json"`,
 ];
 
-const WINDOW_SUFFIX: Record<string, string> = {
-  calc: 'LibreOffice Calc',
-  writer: 'LibreOffice Writer',
-  impress: 'LibreOffice Impress',
-};
-
-const appOfKind = (kind: string) => kind.split('.')[0] ?? '';
+/** The preparer of a check's app (its kind's prefix), if the kind names one. */
+const stagingOf = (kind: string): AppStaging | undefined =>
+  (preparers as Record<string, { staging: AppStaging } | undefined>)[kind.split('.')[0] ?? '']?.staging;
 
 /**
  * Builds the OSWorld task JSON. A check with a faithful OSWorld metric keeps it; every other check
@@ -122,11 +117,11 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   const postconfig: Record<string, unknown>[] = [];
   const documents = new Map<string, string>();
   for (const check of pkg.rubric.checks) {
-    const app = appOfKind(check.kind);
-    if (check.file && app in WINDOW_SUFFIX && !documents.has(check.file)) documents.set(check.file, app);
+    const window = stagingOf(check.kind)?.documentWindow;
+    if (check.file && window && !documents.has(check.file)) documents.set(check.file, window);
   }
-  for (const [file, app] of [...documents].sort(([a], [b]) => (a < b ? -1 : 1)))
-    postconfig.push(...saveDocument(file, app));
+  for (const [file, window] of [...documents].sort(([a], [b]) => (a < b ? -1 : 1)))
+    postconfig.push(...saveDocument(file, window));
 
   for (const [file, table] of [...tables].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const gold = goldOf(file);
@@ -147,10 +142,18 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       options: c.options,
     });
   }
-  // Thunderbird writes prefs.js, filters and folders out when its main window closes.
-  if (pkg.rubric.checks.some((c) => appOfKind(c.kind) === 'thunderbird')) {
+  // An app that writes its state out on close (Thunderbird: prefs.js, filters, folders) is closed first.
+  const closing = new Map<string, { windowName: string; byClass: boolean }>();
+  for (const check of pkg.rubric.checks) {
+    const close = stagingOf(check.kind)?.closeBeforeEvaluation;
+    if (close) closing.set(close.windowName, close);
+  }
+  for (const close of closing.values()) {
     postconfig.push(
-      { type: 'close_window', parameters: { window_name: 'Mail.thunderbird', strict: true, by_class: true } },
+      {
+        type: 'close_window',
+        parameters: { window_name: close.windowName, strict: true, by_class: close.byClass },
+      },
       { type: 'sleep', parameters: { seconds: 1 } },
     );
   }
@@ -234,13 +237,13 @@ function goldGetter(where: FileLocator, vmPath: string): Getter {
 }
 
 /** OSWorld's document save: focus the window, ctrl+s, keep the format (Enter), wait. */
-function saveDocument(file: string, app: string): Record<string, unknown>[] {
+function saveDocument(file: string, windowSuffix: string): Record<string, unknown>[] {
   const save =
     "import pyautogui; import time; pyautogui.hotkey('ctrl', 's'); time.sleep(0.5); pyautogui.press('enter');";
   return [
     {
       type: 'activate_window',
-      parameters: { window_name: `${baseName(file)} - ${WINDOW_SUFFIX[app]}`, strict: true },
+      parameters: { window_name: `${baseName(file)} - ${windowSuffix}`, strict: true },
     },
     { type: 'sleep', parameters: { seconds: 0.5 } },
     { type: 'execute', parameters: { command: ['python', '-c', save] } },

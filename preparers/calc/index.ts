@@ -29,6 +29,11 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   checkSchema: calcCheckSchema,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: calcOsworld,
+  staging: {
+    osworldDomain: 'libreoffice_calc',
+    launch: [],
+    documentWindow: 'LibreOffice Calc',
+  },
   async build(target, doc) {
     return { [target]: await buildWorkbook(calcDocSchema.parse(doc)) };
   },

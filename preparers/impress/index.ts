@@ -19,4 +19,9 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   probe: probeImpress,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: impressOsworld,
+  staging: {
+    osworldDomain: 'libreoffice_impress',
+    launch: [],
+    documentWindow: 'LibreOffice Impress',
+  },
 };

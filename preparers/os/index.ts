@@ -30,4 +30,8 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
   probe: probeOs,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: osOsworld,
+  staging: {
+    osworldDomain: 'os',
+    launch: [],
+  },
 };

@@ -39,4 +39,9 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
   probe: probeThunderbird,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: thunderbirdOsworld,
+  staging: {
+    osworldDomain: 'thunderbird',
+    launch: [['thunderbird']],
+    closeBeforeEvaluation: { windowName: 'Mail.thunderbird', byClass: true },
+  },
 };

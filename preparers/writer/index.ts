@@ -19,4 +19,9 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   probe: probeWriter,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: writerOsworld,
+  staging: {
+    osworldDomain: 'libreoffice_writer',
+    launch: [],
+    documentWindow: 'LibreOffice Writer',
+  },
 };
