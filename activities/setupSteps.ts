@@ -1,4 +1,5 @@
 import type { OsManifest } from '../preparers/os/manifest.ts';
+import { preparers } from '../preparers/registry.ts';
 import type { SetupStep, TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { TaskState } from './taskState.ts';
 
@@ -30,12 +31,12 @@ export function setupStepsFor(
   for (const e of manifest.entries) {
     if (e.mode && e.type !== 'symlink') steps.push({ type: 'chmod', vmPath: e.path, mode: e.mode });
   }
-  if (state.prepares.some((p) => p.app === 'thunderbird'))
-    steps.push({ type: 'launch', command: ['thunderbird'] });
+  // What each app needs started or opened is its preparer's staging.
+  for (const app of new Set(state.prepares.map((p) => p.app)))
+    for (const command of preparers[app].staging.launch) steps.push({ type: 'launch', command });
   for (const command of launch) steps.push({ type: 'launch', command });
   for (const p of state.prepares) {
-    if (p.open && (p.app === 'calc' || p.app === 'writer' || p.app === 'impress'))
-      steps.push({ type: 'open', vmPath: p.target });
+    if (p.open && preparers[p.app].staging.documentWindow) steps.push({ type: 'open', vmPath: p.target });
   }
   if (steps.length === 0) steps.push({ type: 'sleep', seconds: 1 });
   return steps;

@@ -8,9 +8,10 @@ import { z } from 'zod';
 import { canonicalJson, canonicalJsonLine } from '../infra/canonicalJson.ts';
 import type { Database } from '../infra/db/client.ts';
 import { requireRoundId } from '../infra/db/queries/known.ts';
+import { CHECKER_FILE, checkerSource } from '../preparers/checker/assemble.ts';
 import { urlPath } from '../taskpack/setupScript.ts';
 import { parseTaskPackage, type TaskPackage } from '../taskpack/taskPackage.ts';
-import { type FileLocator, type OsworldContext, toOsworldTask } from './osworld/task.ts';
+import { type CheckEvaluator, type FileLocator, type OsworldContext, toOsworldTask } from './osworld/task.ts';
 import { openSink, type PackSink } from './sink.ts';
 import { countPackages, iteratePackages, type PackObjectStore } from './source.ts';
 
@@ -51,8 +52,11 @@ export interface ExportReport {
   round: string;
   selected: number;
   exported: number;
-  /** Tasks left out of an OSWorld pack: one entry per check kind without a faithful metric. */
+  /** Tasks left out of an OSWorld pack, each with the reason (no check can be graded). */
   excluded: { taskId: string; checkKind: string; reason: string }[];
+  /** OSWorld packs: how many checks each evaluator grades, and which evaluator graded each check. */
+  byEvaluator?: Record<string, number>;
+  evaluators?: { taskId: string; checks: CheckEvaluator[] }[];
 }
 
 /**
@@ -75,6 +79,7 @@ export async function exportPack(
     selected: total,
     exported: 0,
     excluded: [],
+    ...(opts.format === 'osworld' ? { byEvaluator: {}, evaluators: [] } : {}),
   };
   const jsonlFile = opts.format === 'jsonl' && opts.out.endsWith('.jsonl');
   const sink = jsonlFile ? undefined : await openSink(opts.out);
@@ -117,9 +122,29 @@ export async function exportPack(
             const where = await locate(key, vmPath, `cache/${pkg.id}/gold/${vmPath}`);
             return 'url' in where ? where : { packPath: `gold/${vmPath}` };
           },
+          // The checker ships once per pack; each task ships its own checks beside its files.
+          checkerFiles: async (checksJson) => {
+            const checker = `evaluation_examples/files/cua-forge/${CHECKER_FILE}`;
+            if (!shipped.has(checker)) {
+              const { text, sha256 } = checkerSource();
+              const bytes = Buffer.from(text, 'utf8');
+              await sink.addFile(checker, bytes);
+              shipped.set(checker, { sha256, size: bytes.byteLength });
+            }
+            const checks = `evaluation_examples/files/${pkg.id}/cua-forge/checks.json`;
+            await sink.addFile(checks, checksJson);
+            shipped.set(checks, {
+              sha256: createHash('sha256').update(checksJson).digest('hex'),
+              size: checksJson.byteLength,
+            });
+            return { checker: { packPath: checker }, checks: { packPath: checks } };
+          },
         };
         const result = await toOsworldTask(pkg, ctx);
         if (result.ok) {
+          report.evaluators?.push({ taskId: pkg.id, checks: result.evaluators });
+          for (const e of result.evaluators)
+            report.byEvaluator![e.evaluator] = (report.byEvaluator![e.evaluator] ?? 0) + 1;
           await sink.addFile(
             `evaluation_examples/examples/${result.domain}/${pkg.id}.json`,
             encode(canonicalJson(result.task)),

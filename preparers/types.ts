@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { OsworldMapper } from './osworld.ts';
 
 /** The applications a task can involve. `os` covers plain files and directories. */
 export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os'] as const;
@@ -34,4 +35,30 @@ export interface Preparer<
   build(target: string, doc: Doc): Promise<FileMap>;
   apply(files: FileMap, edits: Edit[]): Promise<FileMap>;
   probe(files: FileMap, check: Check): Promise<ProbeResult>;
+  /**
+   * This app's part of the portable in-VM checker (preparers/checker/): a standard-library Python
+   * file registering one `@kind('<app>.…')` function per check kind, with the same verdicts as `probe`.
+   */
+  checkerPart: URL;
+  /**
+   * This app's mapping of check kinds to OSWorld metrics (preparers/osworld.ts). A kind left out, or
+   * mapped to `unmapped(reason)`, is graded in the VM by `checkerPart`.
+   */
+  osworld: Record<string, OsworldMapper>;
+  /** How the app's files are staged in the VM and read back (setup steps, OSWorld postconfig). */
+  staging: AppStaging;
+}
+
+export interface AppStaging {
+  /** The app's OSWorld domain (evaluation_examples/examples/<domain>/), e.g. "libreoffice_calc". */
+  osworldDomain: string;
+  /** Programs started after the files are in place (Thunderbird opens its profile). */
+  launch: string[][];
+  /**
+   * For document apps: the suffix of the window title, e.g. "LibreOffice Calc". Its documents are
+   * opened at setup when the skill asks, and saved (focus "<file> - <suffix>", ctrl+s) before evaluation.
+   */
+  documentWindow?: string;
+  /** A window to close before evaluation so the app writes its state out (Thunderbird's prefs, folders, filters). */
+  closeBeforeEvaluation?: { windowName: string; byClass: boolean };
 }

@@ -18,8 +18,21 @@ export const feedbackLineSchema = z
 export type FeedbackLine = z.infer<typeof feedbackLineSchema>;
 
 export interface FeedbackProblem {
+  /** The record's number in the input (the line of a JSONL file, or the n-th result of an OSWorld tree). */
   line: number;
+  /** Where the record came from when it is not a line of one file (a result.txt path). */
+  source?: string;
   message: string;
+}
+
+/** One result before validation: its raw value and, for errors, where it came from. */
+export interface FeedbackRecord {
+  line: number;
+  source?: string;
+  /** The parsed record, or the text that failed to parse as JSON. */
+  raw: unknown;
+  /** Set when the record could not even be read (bad JSON, a malformed result.txt). */
+  unreadable?: string;
 }
 
 export type IngestResult =
@@ -49,43 +62,62 @@ export async function ingestFeedback(
   roundId: string,
   jsonlText: string,
 ): Promise<IngestResult> {
+  const lines = jsonlText.split(/\r?\n/);
+  const records: FeedbackRecord[] = [];
+  lines.forEach((text, i) => {
+    if (text.trim() === '') return;
+    try {
+      records.push({ line: i + 1, raw: JSON.parse(text) });
+    } catch (err) {
+      records.push({ line: i + 1, raw: text, unreadable: `not JSON: ${(err as Error).message}` });
+    }
+  });
+  return ingestFeedbackRecords(database, roundId, records);
+}
+
+/**
+ * The checks and the write behind every feedback format: each record is validated against the
+ * line schema, the round's accepted tasks and what is stored; any problem and nothing is written.
+ */
+export async function ingestFeedbackRecords(
+  database: Database,
+  roundId: string,
+  records: FeedbackRecord[],
+  extraErrors: FeedbackProblem[] = [],
+): Promise<IngestResult> {
   const { db } = database;
   const round = (await db.select({ id: rounds.id }).from(rounds).where(eq(rounds.id, roundId)))[0];
   if (!round) throw new RoundRequestError(`round ${roundId} does not exist`, 'not_found');
-  const errors: FeedbackProblem[] = [];
-  const parsed: { line: number; value: FeedbackLine }[] = [];
+  const errors: FeedbackProblem[] = [...extraErrors];
+  const parsed: { line: number; source?: string; value: FeedbackLine }[] = [];
   const seen = new Map<string, number>();
-  const lines = jsonlText.split(/\r?\n/);
-  lines.forEach((text, i) => {
-    const line = i + 1;
-    if (text.trim() === '') return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (err) {
-      errors.push({ line, message: `not JSON: ${(err as Error).message}` });
-      return;
+  const at = (r: { line: number; source?: string }) =>
+    r.source ? { line: r.line, source: r.source } : { line: r.line };
+  for (const rec of records) {
+    if (rec.unreadable !== undefined) {
+      errors.push({ ...at(rec), message: rec.unreadable });
+      continue;
     }
-    const r = feedbackLineSchema.safeParse(raw);
+    const r = feedbackLineSchema.safeParse(rec.raw);
     if (!r.success) {
       errors.push({
-        line,
+        ...at(rec),
         message: r.error.issues.map((x) => `${x.path.join('.') || '(line)'}: ${x.message}`).join('; '),
       });
-      return;
+      continue;
     }
     const key = `${r.data.task_id}\u0000${r.data.student_run_id}`;
     const first = seen.get(key);
     if (first !== undefined) {
       errors.push({
-        line,
+        ...at(rec),
         message: `duplicate of line ${first} (task ${r.data.task_id}, student run ${r.data.student_run_id})`,
       });
-      return;
+      continue;
     }
-    seen.set(key, line);
-    parsed.push({ line, value: r.data });
-  });
+    seen.set(key, rec.line);
+    parsed.push({ ...at(rec), value: r.data });
+  }
 
   const taskIds = [...new Set(parsed.map((p) => p.value.task_id))];
   const known = new Map<string, { roundId: string; status: string }>();
@@ -104,22 +136,23 @@ export async function ingestFeedback(
   }
   const fresh: FeedbackLine[] = [];
   let unchanged = 0;
-  for (const { line, value } of parsed) {
+  for (const { line, source, value } of parsed) {
+    const where = source ? { line, source } : { line };
     const task = known.get(value.task_id);
     if (!task) {
-      errors.push({ line, message: `unknown task id ${value.task_id}` });
+      errors.push({ ...where, message: `unknown task id ${value.task_id}` });
       continue;
     }
     if (task.roundId !== roundId) {
       errors.push({
-        line,
+        ...where,
         message: `task ${value.task_id} belongs to round ${task.roundId}, not ${roundId}`,
       });
       continue;
     }
     if (task.status !== 'accepted') {
       errors.push({
-        line,
+        ...where,
         message: `task ${value.task_id} was not accepted (${task.status}); students never received it`,
       });
       continue;
@@ -129,14 +162,14 @@ export async function ingestFeedback(
       if (sameResult(value, prior)) unchanged++;
       else
         errors.push({
-          line,
+          ...where,
           message: `task ${value.task_id}, student run ${value.student_run_id} was already ingested with different values`,
         });
       continue;
     }
     fresh.push(value);
   }
-  const total = lines.filter((l) => l.trim() !== '').length;
+  const total = records.length;
   if (errors.length > 0)
     return { ok: false, roundId, lines: total, errors: errors.sort((a, b) => a.line - b.line) };
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { ingestFeedback } from '../../taxonomy/feedback.ts';
+import { ingestOsworldResults, RESULT_FILE } from '../../taxonomy/osworldResults.ts';
 import { type GroupStats, roundStats } from '../../taxonomy/stats.ts';
 
 const pct = (x: number) => `${(100 * x).toFixed(0).padStart(3)}%`;
@@ -16,22 +17,36 @@ export function register(program: Command): void {
   const feedback = program.command('feedback').description('student results: ingest and statistics');
 
   feedback
-    .command('ingest <file>')
+    .command('ingest [file]')
     .description(
-      'import a JSONL file of student results for a round (docs/feedback-format.md); all or nothing',
+      'import student results for a round: a JSONL file (docs/feedback-format.md) or an OSWorld results tree; all or nothing',
     )
     .requiredOption('--round <id>', 'the round the tasks belong to')
-    .action(async (file: string, o: { round: string }) => {
-      const text = readFileSync(file, 'utf8');
+    .option(
+      '--osworld-results <dir>',
+      "OSWorld's result_dir (<action_space>/<observation_type>/<model>/<domain>/<task_id>/result.txt)",
+    )
+    .action(async (file: string | undefined, o: { round: string; osworldResults?: string }) => {
+      if ((file === undefined) === (o.osworldResults === undefined))
+        throw new Error('give either a JSONL file or --osworld-results DIR');
       const runtime = await createRuntime(loadConfig());
       try {
-        const r = await ingestFeedback(runtime.database, o.round, text);
+        const r =
+          o.osworldResults !== undefined
+            ? await ingestOsworldResults(runtime.database, o.round, o.osworldResults)
+            : await ingestFeedback(runtime.database, o.round, readFileSync(file!, 'utf8'));
+        const what = o.osworldResults !== undefined ? 'results' : 'lines';
         if (!r.ok) {
-          for (const e of r.errors) process.stderr.write(`${file}:${e.line}: ${e.message}\n`);
-          throw new Error(`${r.errors.length} bad line(s) of ${r.lines}: nothing imported`);
+          for (const e of r.errors)
+            process.stderr.write(`${e.source ?? `${file}:${e.line}`}: ${e.message}\n`);
+          throw new Error(`${r.errors.length} bad record(s) of ${r.lines} ${what}: nothing imported`);
         }
+        const missing =
+          'missing' in r && Array.isArray(r.missing) && r.missing.length > 0
+            ? `; ${r.missing.length} task folder(s) without ${RESULT_FILE} skipped`
+            : '';
         process.stdout.write(
-          `round ${o.round}: ${r.imported} results imported, ${r.unchanged} already present (${r.lines} lines)\n`,
+          `round ${o.round}: ${r.imported} results imported, ${r.unchanged} already present (${r.lines} ${what})${missing}\n`,
         );
       } finally {
         await runtime.close();

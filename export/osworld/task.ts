@@ -1,16 +1,15 @@
-import type { SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
+import { preparers } from '../../preparers/registry.ts';
+import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
+import type { RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
 import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 
-export const DOMAIN_BY_APP = {
-  calc: 'libreoffice_calc',
-  writer: 'libreoffice_writer',
-  impress: 'libreoffice_impress',
-  thunderbird: 'thunderbird',
-  os: 'os',
-} as const;
+/** The OSWorld domain of each app, as its preparer declares it. */
+export const DOMAIN_BY_APP = Object.fromEntries(
+  APPS.map((app) => [app, preparers[app].staging.osworldDomain]),
+) as Record<AppId, string>;
 
-export function domainOf(apps: readonly (keyof typeof DOMAIN_BY_APP)[]): string {
+export function domainOf(apps: readonly AppId[]): string {
   const unique = [...new Set(apps)];
   return unique.length === 1 && unique[0] ? DOMAIN_BY_APP[unique[0]] : 'multi_apps';
 }
@@ -23,51 +22,109 @@ export interface OsworldContext {
   initialFile(key: string, vmPath: string): Promise<FileLocator>;
   /** Where the gold (oracle-solved) copy of a document is fetched from for the evaluator. */
   goldFile(key: string, vmPath: string): Promise<FileLocator>;
+  /** Ships the portable checker and this task's checks file; where each is uploaded from. */
+  checkerFiles(checksJson: Uint8Array): Promise<{ checker: FileLocator; checks: FileLocator }>;
+}
+
+/** What graded one rubric check: an OSWorld metric function, or the portable checker. */
+export interface CheckEvaluator {
+  kind: string;
+  evaluator: string;
+  /** Why no OSWorld metric grades it (checker checks only). */
+  reason?: string;
 }
 
 export type OsworldResult =
-  | { ok: true; domain: string; task: Record<string, unknown> }
+  | { ok: true; domain: string; task: Record<string, unknown>; evaluators: CheckEvaluator[] }
   | { ok: false; unmapped: { checkKind: string; reason: string }[] };
 
-const WINDOW_SUFFIX: Record<string, string> = {
-  calc: 'LibreOffice Calc',
-  writer: 'LibreOffice Writer',
-  impress: 'LibreOffice Impress',
-};
+/** The evaluator name the export report gives checks graded by the portable checker. */
+export const CHECKER_EVALUATOR = 'forge_check';
 
-/** Builds the OSWorld task JSON, or lists every check without a faithful OSWorld metric. */
+/** Where the checker and the task's checks land in the VM (home-relative), and the command that runs it. */
+export const CHECKER_VM_DIR = '.cache/cua-forge/check';
+export const CHECKER_COMMAND = [
+  'sh',
+  '-c',
+  // $HOME, not /home/user: the same command grades a scratch home in tests; exec keeps one process.
+  `exec python3 "$HOME/${CHECKER_VM_DIR}/forge_check.py" "$HOME/${CHECKER_VM_DIR}/checks.json"`,
+];
+
+/** The preparer of a check's app (its kind's prefix), if the kind names one. */
+const stagingOf = (kind: string): AppStaging | undefined =>
+  (preparers as Record<string, { staging: AppStaging } | undefined>)[kind.split('.')[0] ?? '']?.staging;
+
+/**
+ * Builds the OSWorld task JSON. A check with a faithful OSWorld metric keeps it; every other check
+ * (no faithful metric, or no gold copy for the metric to compare with) goes to the portable checker,
+ * which the config uploads with the task's checks and the evaluator runs through `vm_command_line`,
+ * expecting `PASS`. All calls are combined with `conj: and`.
+ */
 export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Promise<OsworldResult> {
   const calls: MetricCall[] = [];
-  const unmapped: { checkKind: string; reason: string }[] = [];
+  const evaluators: CheckEvaluator[] = [];
+  const checkerChecks: RubricCheck[] = [];
   const tables = new Map<string, { rules: Record<string, unknown>[]; needsGold: boolean }>();
   const prefs = new Map<string, Record<string, { method: string; ref: unknown }>>();
   // Several checks on one document collapse into one call per metric and option set.
   const comparisons = new Map<string, GoldComparison>();
+  const goldOf = (file: string) => pkg.artifacts.find((a) => a.role === 'solved' && a.vmPath === file);
+  const toChecker = (check: RubricCheck, reason: string) => {
+    checkerChecks.push(check);
+    evaluators.push({ kind: check.kind, evaluator: CHECKER_EVALUATOR, reason });
+  };
   for (const check of pkg.rubric.checks) {
     const m = mapCheck(check);
-    if (!m.ok) unmapped.push({ checkKind: check.kind, reason: m.reason });
+    if (!m.ok) toChecker(check, m.reason);
     else if (m.app === 'calc') {
+      const missing = m.rules.find((r) => r.needsGold && !goldOf(r.file));
+      if (missing) {
+        toChecker(check, `no oracle-solved copy of ${missing.file} to serve as gold`);
+        continue;
+      }
       for (const r of m.rules) {
         const t = tables.get(r.file) ?? { rules: [], needsGold: false };
         t.rules.push(r.rule);
         t.needsGold ||= r.needsGold;
         tables.set(r.file, t);
       }
+      evaluators.push({ kind: check.kind, evaluator: 'compare_table' });
     } else if (m.app === 'gold') {
+      const missing = m.comparisons.find((c) => !goldOf(c.file));
+      if (missing) {
+        toChecker(check, `no oracle-solved copy of ${missing.file} to serve as gold`);
+        continue;
+      }
       for (const c of m.comparisons) comparisons.set(JSON.stringify([c.file, c.func, c.options]), c);
+      evaluators.push({
+        kind: check.kind,
+        evaluator: [...new Set(m.comparisons.map((c) => c.func))].join('+'),
+      });
     } else if (m.app === 'thunderbird') {
       const expect = prefs.get(m.prefs.profile) ?? {};
       expect[m.prefs.name] = { method: 'eq', ref: m.prefs.value };
       prefs.set(m.prefs.profile, expect);
-    } else calls.push(m.call);
-  }
-  const postconfig: Record<string, unknown>[] = [];
-  for (const [file, table] of [...tables].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const gold = pkg.artifacts.find((a) => a.role === 'solved' && a.vmPath === file);
-    if (table.needsGold && !gold) {
-      unmapped.push({ checkKind: 'calc.*', reason: `no oracle-solved copy of ${file} to serve as gold` });
-      continue;
+      evaluators.push({ kind: check.kind, evaluator: 'check_thunderbird_prefs' });
+    } else {
+      calls.push(m.call);
+      evaluators.push({ kind: check.kind, evaluator: m.call.func });
     }
+  }
+  if (pkg.rubric.checks.length === 0)
+    return { ok: false, unmapped: [{ checkKind: '-', reason: 'the rubric has no checks' }] };
+
+  // Every document a check reads is saved first, whichever evaluator reads it.
+  const postconfig: Record<string, unknown>[] = [];
+  const documents = new Map<string, string>();
+  for (const check of pkg.rubric.checks) {
+    const window = stagingOf(check.kind)?.documentWindow;
+    if (check.file && window && !documents.has(check.file)) documents.set(check.file, window);
+  }
+  for (const [file, window] of [...documents].sort(([a], [b]) => (a < b ? -1 : 1)))
+    postconfig.push(...saveDocument(file, window));
+
+  for (const [file, table] of [...tables].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const gold = goldOf(file);
     const call: MetricCall = {
       func: 'compare_table',
       result: { type: 'vm_file', path: vmAbsolute(file), dest: baseName(file) },
@@ -75,30 +132,28 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
     };
     if (gold) call.expected = goldGetter(await ctx.goldFile(gold.key, gold.vmPath), gold.vmPath);
     calls.push(call);
-    postconfig.push(...saveDocument(file, 'calc'));
   }
-  const saved = new Set<string>();
   for (const [, c] of [...comparisons].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const gold = pkg.artifacts.find((a) => a.role === 'solved' && a.vmPath === c.file);
-    if (!gold) {
-      unmapped.push({
-        checkKind: `${c.app}.*`,
-        reason: `no oracle-solved copy of ${c.file} to serve as gold`,
-      });
-      continue;
-    }
+    const gold = goldOf(c.file)!;
     calls.push({
       func: c.func,
       result: { type: 'vm_file', path: vmAbsolute(c.file), dest: baseName(c.file) },
       expected: goldGetter(await ctx.goldFile(gold.key, gold.vmPath), gold.vmPath),
       options: c.options,
     });
-    if (!saved.has(c.file)) postconfig.push(...saveDocument(c.file, c.app));
-    saved.add(c.file);
   }
-  if (prefs.size > 0) {
+  // An app that writes its state out on close (Thunderbird: prefs.js, filters, folders) is closed first.
+  const closing = new Map<string, { windowName: string; byClass: boolean }>();
+  for (const check of pkg.rubric.checks) {
+    const close = stagingOf(check.kind)?.closeBeforeEvaluation;
+    if (close) closing.set(close.windowName, close);
+  }
+  for (const close of closing.values()) {
     postconfig.push(
-      { type: 'close_window', parameters: { window_name: 'Mail.thunderbird', strict: true, by_class: true } },
+      {
+        type: 'close_window',
+        parameters: { window_name: close.windowName, strict: true, by_class: close.byClass },
+      },
       { type: 'sleep', parameters: { seconds: 1 } },
     );
   }
@@ -109,9 +164,37 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       expected: { type: 'rule', rules: { expect, unexpect: {} } },
     });
   }
-  if (unmapped.length > 0) return { ok: false, unmapped };
-  if (calls.length === 0)
-    return { ok: false, unmapped: [{ checkKind: '-', reason: 'the rubric has no checks' }] };
+  const config = await setupConfig(pkg, ctx);
+  if (checkerChecks.length > 0) {
+    const where = await ctx.checkerFiles(
+      new Uint8Array(Buffer.from(`${JSON.stringify({ checks: checkerChecks })}\n`, 'utf8')),
+    );
+    const upload = (loc: FileLocator, name: string) => ({
+      loc,
+      path: vmAbsolute(`${CHECKER_VM_DIR}/${name}`),
+    });
+    const files = [upload(where.checker, 'forge_check.py'), upload(where.checks, 'checks.json')];
+    config.push({ type: 'execute', parameters: { command: ['mkdir', '-p', vmAbsolute(CHECKER_VM_DIR)] } });
+    const urls = files.filter((f) => 'url' in f.loc);
+    const local = files.filter((f) => 'packPath' in f.loc);
+    if (urls.length > 0)
+      config.push({
+        type: 'download',
+        parameters: { files: urls.map((f) => ({ url: (f.loc as { url: string }).url, path: f.path })) },
+      });
+    if (local.length > 0)
+      config.push({
+        type: 'upload_file',
+        parameters: {
+          files: local.map((f) => ({ local_path: (f.loc as { packPath: string }).packPath, path: f.path })),
+        },
+      });
+    calls.push({
+      func: 'exact_match',
+      result: { type: 'vm_command_line', command: CHECKER_COMMAND, shell: false },
+      expected: { type: 'rule', rules: { expected: 'PASS' } },
+    });
+  }
 
   const domain = domainOf(pkg.apps);
   const evaluator: Record<string, unknown> =
@@ -128,12 +211,13 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   return {
     ok: true,
     domain,
+    evaluators,
     task: {
       id: pkg.id,
       snapshot: domain,
       instruction: pkg.instruction,
       source: 'cua-forge',
-      config: await setupConfig(pkg, ctx),
+      config,
       trajectory: 'trajectories/',
       related_apps: [...new Set(pkg.apps.map((a) => DOMAIN_BY_APP[a]))],
       evaluator,
@@ -153,13 +237,13 @@ function goldGetter(where: FileLocator, vmPath: string): Getter {
 }
 
 /** OSWorld's document save: focus the window, ctrl+s, keep the format (Enter), wait. */
-function saveDocument(file: string, app: string): Record<string, unknown>[] {
+function saveDocument(file: string, windowSuffix: string): Record<string, unknown>[] {
   const save =
     "import pyautogui; import time; pyautogui.hotkey('ctrl', 's'); time.sleep(0.5); pyautogui.press('enter');";
   return [
     {
       type: 'activate_window',
-      parameters: { window_name: `${baseName(file)} - ${WINDOW_SUFFIX[app]}`, strict: true },
+      parameters: { window_name: `${baseName(file)} - ${windowSuffix}`, strict: true },
     },
     { type: 'sleep', parameters: { seconds: 0.5 } },
     { type: 'execute', parameters: { command: ['python', '-c', save] } },

@@ -1,9 +1,4 @@
-/** The OSWorld VM user's home; task paths are relative to it. */
-export const VM_HOME = '/home/user';
-
-export function vmAbsolute(homeRelative: string): string {
-  return `${VM_HOME}/${homeRelative}`;
-}
+export { VM_HOME, vmAbsolute } from '../../preparers/osworld.ts';
 
 export function baseName(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1);

@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
+import { calcOsworld } from './osworld.ts';
 import { probeCalc } from './probe.ts';
 import {
   type CalcCheck,
@@ -26,6 +27,13 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   docSchema: calcDocSchema,
   editSchema: calcEditSchema,
   checkSchema: calcCheckSchema,
+  checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: calcOsworld,
+  staging: {
+    osworldDomain: 'libreoffice_calc',
+    launch: [],
+    documentWindow: 'LibreOffice Calc',
+  },
   async build(target, doc) {
     return { [target]: await buildWorkbook(calcDocSchema.parse(doc)) };
   },

@@ -1,4 +1,3 @@
-import { sameFont } from '../ooxml/fonts.ts';
 import { el, type XmlElement } from '../ooxml/xml.ts';
 import { type Deck, placeholder, type Role, roleOf, shapes, spTree } from './deck.ts';
 import type { FontSpec } from './schema.ts';
@@ -149,15 +148,4 @@ export class FontResolver {
       color: srgb?.toUpperCase(),
     };
   }
-}
-
-export function fontMismatches(want: FontSpec, got: EffectiveFont): string[] {
-  const bad: string[] = [];
-  if (want.bold !== undefined && want.bold !== got.bold) bad.push('bold');
-  if (want.italic !== undefined && want.italic !== got.italic) bad.push('italic');
-  if (want.size !== undefined && (got.size === undefined || Math.abs(want.size - got.size) > 0.01))
-    bad.push('size');
-  if (want.font !== undefined && !sameFont(want.font, got.font)) bad.push('font');
-  if (want.color !== undefined && want.color.toUpperCase() !== got.color) bad.push('color');
-  return bad;
 }

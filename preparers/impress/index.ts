@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
+import { impressOsworld } from './osworld.ts';
 import { probeImpress } from './probe.ts';
 import * as schema from './schema.ts';
 
@@ -16,4 +17,11 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   build: buildImpress,
   apply: applyImpress,
   probe: probeImpress,
+  checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: impressOsworld,
+  staging: {
+    osworldDomain: 'libreoffice_impress',
+    launch: [],
+    documentWindow: 'LibreOffice Impress',
+  },
 };

@@ -1,3 +1,4 @@
+import { formatMismatches } from '../ooxml/fonts.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import {
   type Deck,
@@ -11,7 +12,7 @@ import {
   slideXml,
   spTree,
 } from './deck.ts';
-import { type EffectiveFont, FontResolver, fontMismatches } from './fonts.ts';
+import { type EffectiveFont, FontResolver } from './fonts.ts';
 import type { ImpressCheck } from './schema.ts';
 
 function clip(s: string, n = 120): string {
@@ -120,7 +121,7 @@ async function probeOne(deck: Deck, check: ImpressCheck): Promise<ProbeResult> {
           for (const r of p.elements('a:r')) {
             if ((r.first('a:t')?.text() ?? '').trim() === '') continue;
             const got = resolver.effective(shape, p, r);
-            if (fontMismatches(want, got).length > 0) pass = false;
+            if (formatMismatches(want, got).length > 0) pass = false;
             if (seen.length < 5) seen.push(got);
           }
         }

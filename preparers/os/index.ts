@@ -2,6 +2,7 @@ import type { Preparer } from '../types.ts';
 import { applyOs } from './apply.ts';
 import { buildOs } from './build.ts';
 import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from './manifest.ts';
+import { osOsworld } from './osworld.ts';
 import { probeOs } from './probe.ts';
 import { checkSchema, docSchema, editSchema, type OsCheck, type OsDoc, type OsEdit } from './schema.ts';
 
@@ -27,4 +28,10 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
   build: buildOs,
   apply: applyOs,
   probe: probeOs,
+  checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: osOsworld,
+  staging: {
+    osworldDomain: 'os',
+    launch: [],
+  },
 };

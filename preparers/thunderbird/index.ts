@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyThunderbird } from './apply.ts';
 import { buildThunderbird } from './build.ts';
+import { thunderbirdOsworld } from './osworld.ts';
 import { packProfile } from './pack.ts';
 import { probeThunderbird } from './probe.ts';
 import { locateProfile } from './profileIni.ts';
@@ -36,4 +37,11 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
   build: buildThunderbird,
   apply: applyThunderbird,
   probe: probeThunderbird,
+  checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: thunderbirdOsworld,
+  staging: {
+    osworldDomain: 'thunderbird',
+    launch: [['thunderbird']],
+    closeBeforeEvaluation: { windowName: 'Mail.thunderbird', byClass: true },
+  },
 };

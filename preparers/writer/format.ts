@@ -1,4 +1,3 @@
-import { sameFont } from '../ooxml/fonts.ts';
 import { el, type XmlElement } from '../ooxml/xml.ts';
 import type { Alignment, RunFormat } from './schema.ts';
 import { isOn, type StyleSheet } from './styles.ts';
@@ -171,17 +170,6 @@ export function effectiveRunFormat(styles: StyleSheet, p: XmlElement, run: XmlEl
 }
 
 /** Compare the wanted properties with what a run shows; returns the names that differ. */
-export function formatMismatches(want: RunFormat, got: EffectiveRunFormat): string[] {
-  const bad: string[] = [];
-  if (want.bold !== undefined && want.bold !== got.bold) bad.push('bold');
-  if (want.italic !== undefined && want.italic !== got.italic) bad.push('italic');
-  if (want.underline !== undefined && want.underline !== got.underline) bad.push('underline');
-  if (want.size !== undefined && (got.size === undefined || Math.abs(want.size - got.size) > 0.01))
-    bad.push('size');
-  if (want.font !== undefined && !sameFont(want.font, got.font)) bad.push('font');
-  if (want.color !== undefined && want.color.toUpperCase() !== got.color) bad.push('color');
-  return bad;
-}
 
 const JC: Record<Alignment, string> = { left: 'left', center: 'center', right: 'right', justify: 'both' };
 

@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
+import { writerOsworld } from './osworld.ts';
 import { probeWriter } from './probe.ts';
 import * as schema from './schema.ts';
 
@@ -16,4 +17,11 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   build: buildWriter,
   apply: applyWriter,
   probe: probeWriter,
+  checkerPart: new URL('./checker.py', import.meta.url),
+  osworld: writerOsworld,
+  staging: {
+    osworldDomain: 'libreoffice_writer',
+    launch: [],
+    documentWindow: 'LibreOffice Writer',
+  },
 };

@@ -1,3 +1,4 @@
+import { formatMismatches } from '../ooxml/fonts.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import {
   bodyText,
@@ -11,7 +12,7 @@ import {
   tables,
   textSlots,
 } from './document.ts';
-import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat, formatMismatches } from './format.ts';
+import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat } from './format.ts';
 import { headerTexts } from './headers.ts';
 import { listInfo } from './numbering.ts';
 import type { WriterCheck } from './schema.ts';

@@ -82,16 +82,18 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('OSWorld export is reproducible, validates, and reports unmappable checks', async () => {
+test('OSWorld export is reproducible, validates, and grades what no metric can with the portable checker', async () => {
   const a = path.join(dir, 'a.tar.gz');
   const b = path.join(dir, 'b.tar.gz');
   const progress: number[] = [];
   const report = await exportPack(svc, { round, format: 'osworld', out: a }, (p) => progress.push(p.done));
   await exportPack(svc, { round, format: 'osworld', out: b });
   assert.deepEqual(progress, [1, 2, 3]);
-  assert.equal(report.exported, 2);
-  assert.equal(report.excluded.length, 1);
-  assert.equal(report.excluded[0]?.checkKind, 'calc.formula');
+  assert.equal(report.exported, 3);
+  assert.deepEqual(report.excluded, []);
+  assert.deepEqual(report.byEvaluator, { compare_table: 2, forge_check: 1 });
+  const formulaTask = report.evaluators?.find((e) => e.checks[0]?.kind === 'calc.formula');
+  assert.equal(formulaTask?.checks[0]?.evaluator, 'forge_check');
   assert.ok(readFileSync(a).equals(readFileSync(b)), 'two exports differ');
   assert.deepEqual(await validatePack(a), []);
 
@@ -99,12 +101,23 @@ test('OSWorld export is reproducible, validates, and reports unmappable checks',
   await exportPack(svc, { round, format: 'osworld', out: folder });
   assert.deepEqual(await validatePack(folder), []);
   const index = JSON.parse(readFileSync(path.join(folder, 'evaluation_examples/test_all.json'), 'utf8'));
-  assert.equal(index.libreoffice_calc.length, 2);
-  const id = index.libreoffice_calc[0];
-  const task = JSON.parse(
-    readFileSync(path.join(folder, `evaluation_examples/examples/libreoffice_calc/${id}.json`), 'utf8'),
+  assert.equal(index.libreoffice_calc.length, 3);
+  const read = (taskId: string) =>
+    JSON.parse(
+      readFileSync(path.join(folder, `evaluation_examples/examples/libreoffice_calc/${taskId}.json`), 'utf8'),
+    );
+  const id = index.libreoffice_calc.find((t: string) => read(t).evaluator.func === 'compare_table');
+  const task = read(id);
+  const checked = read(formulaTask?.taskId ?? '');
+  assert.equal(checked.evaluator.func, 'exact_match');
+  assert.deepEqual(checked.evaluator.expected, { type: 'rule', rules: { expected: 'PASS' } });
+  const uploads = checked.config.filter((s: { type: string }) => s.type === 'upload_file').at(-1)
+    .parameters.files;
+  const checks = JSON.parse(readFileSync(path.join(folder, uploads[1].local_path), 'utf8'));
+  assert.deepEqual(
+    checks.checks.map((c: { kind: string }) => c.kind),
+    ['calc.formula'],
   );
-  assert.equal(task.evaluator.func, 'compare_table');
   assert.equal(task.evaluator.expected.type, 'cache_file');
   assert.equal(
     task.config.find((s: { type: string }) => s.type === 'upload_file').parameters.files[0].path,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHECK_MAPPINGS, type GoldComparison, mapCheck } from '../../export/osworld/metrics.ts';
-import { toOsworldTask } from '../../export/osworld/task.ts';
+import { CHECKER_COMMAND, CHECKER_EVALUATOR, toOsworldTask } from '../../export/osworld/task.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput } from './packageFixtures.ts';
 
@@ -264,7 +264,11 @@ test('checks on one document collapse into one gold call per metric, saved once'
   for (const a of input.artifacts) a.app = 'writer';
   const pkg = buildTaskPackage(input).taskJson;
   const goldFile = async (key: string) => ({ packPath: `gold/${key}` });
-  const out = await toOsworldTask(pkg, { initialFile: goldFile, goldFile });
+  const checkerFiles = async () => ({
+    checker: { packPath: 'c/forge_check.py' },
+    checks: { packPath: 'c/checks.json' },
+  });
+  const out = await toOsworldTask(pkg, { initialFile: goldFile, goldFile, checkerFiles });
   assert.ok(out.ok, JSON.stringify(out));
   assert.equal(out.domain, 'libreoffice_writer');
   const evaluator = out.task.evaluator as Record<string, unknown[]>;
@@ -283,6 +287,27 @@ test('checks on one document collapse into one gold call per metric, saved once'
     files: files.slice(0, 1),
     checks: [{ kind: 'writer.table', file: docx, rows: 2 }],
   });
-  const refused = await toOsworldTask(buildTaskPackage(noGold).taskJson, { initialFile: goldFile, goldFile });
-  assert.ok(!refused.ok && /no oracle-solved copy/.test(refused.unmapped[0]?.reason ?? ''));
+  // Without a gold copy the metric cannot compare; the portable checker grades the check instead.
+  const fallback = await toOsworldTask(buildTaskPackage(noGold).taskJson, {
+    initialFile: goldFile,
+    goldFile,
+    checkerFiles,
+  });
+  assert.ok(fallback.ok, JSON.stringify(fallback));
+  assert.equal(fallback.evaluators[0]?.evaluator, CHECKER_EVALUATOR);
+  assert.match(fallback.evaluators[0]?.reason ?? '', /no oracle-solved copy/);
+  const graded = fallback.task.evaluator as Record<string, unknown>;
+  assert.equal(graded.func, 'exact_match');
+  assert.deepEqual(graded.result, { type: 'vm_command_line', command: CHECKER_COMMAND, shell: false });
+  assert.deepEqual(graded.expected, { type: 'rule', rules: { expected: 'PASS' } });
+  const config = fallback.task.config as { type: string; parameters: { files?: unknown[] } }[];
+  assert.deepEqual(config.filter((s) => s.type === 'upload_file').at(-1)?.parameters.files, [
+    { local_path: 'c/forge_check.py', path: '/home/user/.cache/cua-forge/check/forge_check.py' },
+    { local_path: 'c/checks.json', path: '/home/user/.cache/cua-forge/check/checks.json' },
+  ]);
+  // The document is still saved before it is read.
+  assert.ok(
+    (graded.postconfig as { type: string }[]).some((s) => s.type === 'activate_window'),
+    'the save postconfig stays',
+  );
 });

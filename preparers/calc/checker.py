@@ -1,0 +1,700 @@
+
+
+# ==== calc: .xlsx workbooks (mirrors preparers/calc/probe.ts, which reads them through exceljs) ====
+
+DEFAULT_NUMFMTS = {
+    1: '0', 2: '0.00', 3: '#,##0', 4: '#,##0.00', 9: '0%', 10: '0.00%', 11: '0.00E+00', 12: '# ?/?',
+    13: '# ??/??', 14: 'mm-dd-yy', 15: 'd-mmm-yy', 16: 'd-mmm', 17: 'mmm-yy', 18: 'h:mm AM/PM',
+    19: 'h:mm:ss AM/PM', 20: 'h:mm', 21: 'h:mm:ss', 22: 'm/d/yy "h":mm', 37: '#,##0 ;(#,##0)',
+    38: '#,##0 ;[Red](#,##0)', 39: '#,##0.00 ;(#,##0.00)', 40: '#,##0.00 ;[Red](#,##0.00)',
+    45: 'mm:ss', 46: '[h]:mm:ss', 47: 'mmss.0', 48: '##0.0E+0', 49: '@',
+}
+
+
+def col_to_num(letters):
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def num_to_col(n):
+    s = ''
+    while n > 0:
+        s = chr(65 + (n - 1) % 26) + s
+        n = (n - 1) // 26
+    return s
+
+
+def parse_cell(ref):
+    m = re.match(r'^\$?([A-Z]{1,3})\$?([0-9]+)$', ref.strip(), re.I)
+    if not m:
+        raise ValueError('not a cell reference: %s' % ref)
+    return int(m.group(2)), col_to_num(m.group(1))
+
+
+def parse_range(ref):
+    a, _, b = ref.partition(':')
+    r1, c1 = parse_cell(a)
+    r2, c2 = parse_cell(b or a)
+    return min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)
+
+
+def range_name(r):
+    a = '%s%d' % (num_to_col(r[1]), r[0])
+    b = '%s%d' % (num_to_col(r[3]), r[2])
+    return a if a == b else a + ':' + b
+
+
+def split_sheet_ref(ref):
+    m = re.match(r"^(?:'((?:[^']|'')+)'|([^!]+))!(.+)$", ref.strip(), re.S)
+    raw = m.group(3) if m else ref.strip()
+    return range_name(parse_range(raw.replace('$', '')))
+
+
+def same_range(a, b):
+    try:
+        return split_sheet_ref(a) == split_sheet_ref(b)
+    except Exception:
+        return False
+
+
+def is_date_fmt(fmt):
+    if not fmt:
+        return False
+    fmt = re.sub(r'\[[^\]]*]', '', fmt)
+    fmt = re.sub(r'"[^"]*"', '', fmt)
+    return re.search(r'[ymdhMsb]+', fmt) is not None
+
+
+def excel_to_iso(v, date1904):
+    ms = math.floor((v - 25569 + (1462 if date1904 else 0)) * 86400000 + 0.5)
+    d = datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=ms)
+    iso = d.strftime('%Y-%m-%dT%H:%M:%S.') + '%03dZ' % (d.microsecond // 1000)
+    return iso[:10] if iso.endswith('T00:00:00.000Z') else iso
+
+
+SHARED_CANDIDATE = re.compile(r'(([a-z_\-0-9]*)!)?([a-z0-9_$]{2,})([(])?', re.I)
+SHARED_CR = re.compile(r'^([$])?([a-z]+)([$])?([1-9][0-9]*)$', re.I)
+
+
+def slide_formula(formula, from_rc, to_rc):
+    """exceljs's translation of a shared formula from its master cell to another cell."""
+    def sub(m):
+        if m.group(4):
+            return m.group(0)
+        cr = SHARED_CR.match(m.group(3))
+        if not cr:
+            return m.group(0)
+        col_str = cr.group(2).upper()
+        if len(col_str) > 3 or (len(col_str) == 3 and col_str > 'XFD'):
+            return m.group(0)
+        col = col_to_num(col_str)
+        row = int(cr.group(4))
+        if not cr.group(1):
+            col += to_rc[1] - from_rc[1]
+        if not cr.group(3):
+            row += to_rc[0] - from_rc[0]
+        return (m.group(1) or '') + (cr.group(1) or '') + num_to_col(col) + (cr.group(3) or '') + str(row)
+    return SHARED_CANDIDATE.sub(sub, formula)
+
+
+def string_item_text(si):
+    """Text of a shared or inline string: its t elements, phonetic runs left out."""
+    out = []
+    for c in si:
+        n = local(c.tag)
+        if n == 't':
+            out.append(c.text or '')
+        elif n == 'r':
+            for t in c:
+                if local(t.tag) == 't':
+                    out.append(t.text or '')
+    return ''.join(out)
+
+
+class Sheet:
+    def __init__(self, book, name, path):
+        self.book = book
+        self.name = name
+        self.path = path
+        self._parsed = False
+
+    def load(self):
+        if self._parsed:
+            return self
+        self._parsed = True
+        root = self.book.pkg.part(self.path)
+        styles = self.book.styles
+        self.cells = {}
+        self.row_style = {}
+        self.row_hidden = set()
+        self.col_style = []
+        for col in descendants(root, 'col'):
+            s = int(col.get('style') or 0)
+            if s:
+                self.col_style.append((int(col.get('min') or 0), int(col.get('max') or 0), styles.model(s)))
+        shared = {}
+        sheet_data = first(root, 'sheetData')
+        rows = children(sheet_data, 'row') if sheet_data is not None else []
+        next_row = 0
+        for row in rows:
+            rn = int(row.get('r')) if row.get('r') else next_row + 1
+            next_row = rn
+            if row.get('hidden') in ('1', 'true'):
+                self.row_hidden.add(rn)
+            s = int(row.get('s') or 0)
+            if s:
+                self.row_style[rn] = styles.model(s)
+            next_col = 0
+            for c in children(row, 'c'):
+                ref = c.get('r')
+                if ref:
+                    r, col = parse_cell(ref)
+                else:
+                    r, col = rn, next_col + 1
+                next_col = col
+                self.cells[(r, col)] = self.read_cell(c, (r, col), shared)
+        self.merges = [m.get('ref') for m in descendants(root, 'mergeCell') if m.get('ref')]
+        self.slaves = {}
+        for ref in self.merges:
+            try:
+                top, left, bottom, right = parse_range(ref)
+            except ValueError:
+                continue
+            for r in range(top, bottom + 1):
+                for col in range(left, right + 1):
+                    if (r, col) != (top, left):
+                        self.slaves[(r, col)] = (top, left)
+        self.freeze = (0, 0)
+        for view in descendants(root, 'sheetView'):
+            pane = first(view, 'pane')
+            if pane is not None and pane.get('state') in ('frozen', 'frozenSplit'):
+                self.freeze = (int(pane.get('ySplit') or '0'), int(pane.get('xSplit') or '0'))
+                break
+        for rc, master in list(self.pending_shared):
+            cell = self.cells[rc]
+            m = self.cells.get(master)
+            cell['formula'] = slide_formula(m['formula'], master, rc) if m and m.get('formula') else None
+        return self
+
+    @property
+    def pending_shared(self):
+        return [(rc, c['shared_master']) for rc, c in self.cells.items() if c.get('shared_master')]
+
+    def read_cell(self, c, rc, shared):
+        styles = self.book.styles
+        s = int(c.get('s') or 0)
+        style = styles.model(s) if s else {}
+        t = c.get('t') or 'n'
+        f = first(c, 'f')
+        v = first(c, 'v')
+        vtext = v.text if v is not None and v.text is not None else None
+        cell = {'style': style, 'formula': None, 'value': None, 'is_formula': False}
+        ftext = f.text if f is not None and f.text else None
+        share = f is not None and f.get('t') == 'shared'
+        if ftext or share:
+            cell['is_formula'] = True
+            if share and f.get('ref'):
+                shared[f.get('si')] = rc
+            if ftext:
+                cell['formula'] = ftext
+            elif share:
+                cell['shared_master'] = shared.get(f.get('si'))
+            if vtext:
+                if t == 'str':
+                    res = vtext
+                elif t == 'b':
+                    res = int(js_float(vtext) or 0) != 0
+                elif t == 'e':
+                    res = vtext
+                else:
+                    res = js_float(vtext)
+                    if is_date_fmt(style.get('numFmt')):
+                        res = excel_to_iso(res, self.book.date1904)
+                cell['value'] = res
+            return cell
+        if t == 'inlineStr':
+            is_el = first(c, 'is')
+            cell['value'] = string_item_text(is_el) if is_el is not None else None
+            if cell['value'] is None and vtext is not None:
+                cell['value'] = vtext
+            return cell
+        if vtext is None:
+            return cell
+        if t == 's':
+            idx = int(js_float(vtext))
+            strings = self.book.shared_strings
+            cell['value'] = strings[idx] if 0 <= idx < len(strings) else None
+        elif t == 'str':
+            cell['value'] = vtext
+        elif t == 'b':
+            cell['value'] = int(js_float(vtext) or 0) != 0
+        elif t == 'e':
+            cell['value'] = vtext
+        else:
+            n = js_float(vtext)
+            cell['value'] = excel_to_iso(n, self.book.date1904) if is_date_fmt(style.get('numFmt')) else n
+        return cell
+
+    def cell(self, r, c):
+        self.load()
+        if (r, c) in self.slaves:
+            master = self.cells.get(self.slaves[(r, c)])
+            own = self.cells.get((r, c)) or self.empty_cell(r, c)
+            return dict(own, value=master['value'] if master else None, formula=None, is_formula=False)
+        return self.cells.get((r, c)) or self.empty_cell(r, c)
+
+    def empty_cell(self, r, c):
+        row = self.row_style.get(r) or {}
+        col = {}
+        for lo, hi, st in self.col_style:
+            if lo <= c <= hi:
+                col = st
+        style = {}
+        for key in ('numFmt', 'font', 'fill'):
+            v = row.get(key) or col.get(key)
+            if v:
+                style[key] = v
+        return {'style': style, 'formula': None, 'value': None, 'is_formula': False}
+
+    def value(self, r, c):
+        v = self.cell(r, c)['value']
+        return None if isinstance(v, float) and math.isnan(v) else v
+
+
+class Styles:
+    def __init__(self, pkg):
+        root = pkg.part_if_exists('xl/styles.xml')
+        self.numfmts = {}
+        self.xfs = []
+        self.fonts = []
+        self.fills = []
+        self.models = {}
+        if root is None:
+            return
+        for nf in descendants(root, 'numFmt'):
+            # exceljs drops the backslash of escaped characters ("\\$" reads as "$").
+            self.numfmts[int(nf.get('numFmtId'))] = re.sub(r'\\(.)', r'\1', nf.get('formatCode') or '')
+        fonts = first(root, 'fonts')
+        for font in children(fonts, 'font') if fonts is not None else []:
+            self.fonts.append({'bold': first(font, 'b') is not None, 'italic': first(font, 'i') is not None})
+        fills = first(root, 'fills')
+        for fill in children(fills, 'fill') if fills is not None else []:
+            pf = first(fill, 'patternFill')
+            if pf is None:
+                self.fills.append({'type': 'other'})
+                continue
+            color = lambda el: el.get('rgb') if el is not None else None
+            self.fills.append({'type': 'pattern', 'pattern': pf.get('patternType'),
+                               'fg': color(first(pf, 'fgColor')), 'bg': color(first(pf, 'bgColor'))})
+        xfs = first(root, 'cellXfs')
+        self.xfs = children(xfs, 'xf') if xfs is not None else []
+
+    def model(self, i):
+        if i in self.models:
+            return self.models[i]
+        m = {}
+        if 0 <= i < len(self.xfs):
+            xf = self.xfs[i]
+            nid = int(xf.get('numFmtId') or 0)
+            if nid:
+                code = self.numfmts.get(nid) or DEFAULT_NUMFMTS.get(nid)
+                if code:
+                    m['numFmt'] = code
+            for key, group in (('font', self.fonts), ('fill', self.fills)):
+                gid = xf.get(key + 'Id')
+                if gid is not None and 0 <= int(gid) < len(group):
+                    m[key] = group[int(gid)]
+        self.models[i] = m
+        return m
+
+
+class Book:
+    def __init__(self, pkg):
+        self.pkg = pkg
+        wb = pkg.part_if_exists('xl/workbook.xml')
+        if wb is None:
+            raise ValueError('not an xlsx workbook: xl/workbook.xml is missing')
+        pr = first(wb, 'workbookPr')
+        self.date1904 = pr is not None and pr.get('date1904') in ('1', 'true')
+        rels = pkg.rels('xl/workbook.xml')
+        self.styles = Styles(pkg)
+        sst = pkg.part_if_exists('xl/sharedStrings.xml')
+        self.shared_strings = [string_item_text(si) for si in children(sst, 'si')] if sst is not None else []
+        self.sheets = []
+        for s in descendants(wb, 'sheet'):
+            rid = attr(s, 'id')
+            path = next((r['target'] for r in rels if r['id'] == rid), '')
+            self.sheets.append(Sheet(self, s.get('name') or '', path))
+
+    def find(self, name):
+        for s in self.sheets:
+            if s.name.lower() == name.lower():
+                return s
+        return None
+
+
+def workbook(env, rel):
+    return env.memo(('xlsx', rel), lambda: Book(package(env, rel)))
+
+
+def values_equal(actual, expected, tol):
+    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+    if num(expected) and num(actual):
+        return abs(actual - expected) <= tol
+    if num(expected) and isinstance(actual, str) and js_trim(actual) != '':
+        try:
+            n = float(js_trim(actual))
+        except ValueError:
+            return False
+        return math.isfinite(n) and abs(n - expected) <= tol
+    if expected in (None, '') and actual in (None, ''):
+        return True
+    if isinstance(actual, bool) != isinstance(expected, bool):
+        return False
+    return actual == expected
+
+
+def display(v):
+    if v is None:
+        return ''
+    if isinstance(v, bool):
+        return 'TRUE' if v else 'FALSE'
+    return js_str(v)
+
+
+def format_category(code):
+    if not code or code == 'General':
+        return 'general'
+    if code == '@':
+        return 'text'
+    bare = re.sub(r'"[^"]*"', lambda q: '$' if re.search(r'[$€£¥]', q.group(0)) else '', code)
+    bare = re.sub(r'\[\$([^\]-]*)[^\]]*\]', lambda m: '$' if m.group(1) else '', bare)
+    bare = re.sub(r'\[[^\]]*\]', '', bare)
+    bare = re.sub(r'\\.', '', bare)
+    bare = bare.split(';')[0]
+    if '%' in bare:
+        return 'percent'
+    if re.search(r'[$€£¥]', bare):
+        return 'currency'
+    if re.search(r'[ymdhs]', bare, re.I) and not re.search(r'[0#]', bare):
+        return 'date'
+    if re.search(r'[0#?]\.[0#?]', bare):
+        return 'decimal'
+    if re.search(r'[0#]', bare):
+        return 'integer'
+    return 'general'
+
+
+def fill_of(style):
+    fill = style.get('fill')
+    if not fill or fill.get('type') != 'pattern' or fill.get('pattern') == 'none':
+        return None
+    color = fill.get('fg') or fill.get('bg')
+    return color[-6:].upper() if color else None
+
+
+def block_values(ws, r):
+    return [[ws.value(row, col) for col in range(r[1], r[3] + 1)] for row in range(r[0], r[2] + 1)]
+
+
+def table_rows(ws, r, header):
+    rows = block_values(ws, (r[0] + 1 if header else r[0], r[1], r[2], r[3]))
+    while rows and all(v is None or v == '' for v in rows[-1]):
+        rows.pop()
+    return rows
+
+
+def calc_sheet(env, c):
+    book = workbook(env, c['file'])
+    ws = book.find(c['sheet'])
+    if ws is None:
+        raise LookupError({'error': 'no sheet named "%s"' % c['sheet'], 'sheets': [s.name for s in book.sheets]})
+    return ws.load()
+
+
+def on_sheet(fn):
+    """Runs fn(ws, check) on the check's sheet; a missing sheet fails with the sheet list."""
+    def run(env, c):
+        try:
+            ws = calc_sheet(env, c)
+        except LookupError as e:
+            return False, e.args[0]
+        return fn(env, ws, c)
+    return run
+
+
+@kind('calc.sheet_names')
+def calc_sheet_names(env, c):
+    names = [s.name for s in workbook(env, c['file']).sheets]
+    return names == c['names'], {'sheets': names}
+
+
+@kind('calc.sheet_exists')
+def calc_sheet_exists(env, c):
+    book = workbook(env, c['file'])
+    return (book.find(c['sheet']) is not None) == c.get('exists', True), {'sheets': [s.name for s in book.sheets]}
+
+
+@kind('calc.cell_value')
+@on_sheet
+def calc_cell_value(env, ws, c):
+    r, col = parse_cell(c['cell'])
+    cell = ws.cell(r, col)
+    actual = ws.value(r, col)
+    seen = {'value': actual}
+    if formula_of(cell):
+        seen['formula'] = formula_of(cell)
+    if c.get('matches') is not None:
+        return js_regex(c['matches']).search(display(actual)) is not None, seen
+    return values_equal(actual, c.get('value'), c.get('tolerance') or 0), seen
+
+
+def formula_of(cell):
+    f = cell.get('formula')
+    return re.sub(r'^=', '', f) if f else None
+
+
+@kind('calc.formula')
+@on_sheet
+def calc_formula(env, ws, c):
+    r, col = parse_cell(c['cell'])
+    f = formula_of(ws.cell(r, col))
+    if f is None:
+        return False, {'formula': None, 'value': ws.value(r, col)}
+    return js_regex(c['matches'], 'i').search(f) is not None, {'formula': f}
+
+
+def js_compare_text(a, b):
+    a, b = a.lower(), b.lower()
+    return (a > b) - (a < b)
+
+
+@kind('calc.range_sorted')
+@on_sheet
+def calc_range_sorted(env, ws, c):
+    r = parse_range(c['range'])
+    col = col_to_num(c['column']) - r[1]
+    if col < 0 or r[1] + col > r[3]:
+        return False, {'error': 'column %s is outside %s' % (c['column'], c['range'])}
+    keys = [row[col] for row in table_rows(ws, r, c.get('header', True)) if row[col] not in (None, '')]
+    sign = -1 if c.get('direction') == 'desc' else 1
+    num = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+    for i in range(1, len(keys)):
+        a, b = keys[i - 1], keys[i]
+        if num(a) and num(b):
+            cmp = a - b
+        elif num(a):
+            cmp = -1
+        elif num(b):
+            cmp = 1
+        else:
+            cmp = js_compare_text(display(a), display(b))
+        if sign * cmp > 0:
+            return False, {'outOfOrderAt': i, 'pair': [a, b], 'column': keys[:20]}
+    return len(keys) > 0, {'rows': len(keys), 'column': keys[:20]}
+
+
+@kind('calc.no_duplicates')
+@on_sheet
+def calc_no_duplicates(env, ws, c):
+    r = parse_range(c['range'])
+    cols = [col_to_num(x) - r[1] for x in (c.get('columns') or [])]
+    header = c.get('header', True)
+    seen = {}
+    rows = table_rows(ws, r, header)
+    for i, row in enumerate(rows):
+        vals = [row[x] if 0 <= x < len(row) else None for x in cols] if cols else row
+        key = json.dumps([js_trim(v).lower() if isinstance(v, str) else v for v in vals])
+        if key in seen:
+            return False, {'duplicate': json.loads(key),
+                           'rows': [x + r[0] + (1 if header else 0) for x in (seen[key], i)]}
+        seen[key] = i
+    return True, {'rows': len(rows)}
+
+
+def cells_of(r):
+    for row in range(r[0], r[2] + 1):
+        for col in range(r[1], r[3] + 1):
+            yield row, col
+
+
+@kind('calc.number_format')
+@on_sheet
+def calc_number_format(env, ws, c):
+    bad = []
+    for row, col in cells_of(parse_range(c['range'])):
+        code = ws.cell(row, col)['style'].get('numFmt')
+        ok = ((c.get('numFmt') is None or code == c['numFmt']) and
+              (c.get('matches') is None or js_regex(c['matches']).search(code or '') is not None) and
+              (c.get('category') is None or format_category(code) == c['category']))
+        if not ok:
+            bad.append({'cell': '%s%d' % (num_to_col(col), row), 'numFmt': code})
+    if not bad:
+        return True, {'ok': c['range']}
+    return False, {'mismatches': bad[:10], 'category': format_category(bad[0]['numFmt'])}
+
+
+@kind('calc.style')
+@on_sheet
+def calc_style(env, ws, c):
+    bad = []
+    for row, col in cells_of(parse_range(c['range'])):
+        style = ws.cell(row, col)['style']
+        font = style.get('font') or {}
+        bold, italic, fill = font.get('bold') is True, font.get('italic') is True, fill_of(style)
+        ok = ((c.get('bold') is None or bold == c['bold']) and
+              (c.get('italic') is None or italic == c['italic']) and
+              (c.get('fill') is None or fill == c['fill'].replace('#', '').upper()))
+        if not ok:
+            bad.append({'cell': '%s%d' % (num_to_col(col), row), 'bold': bold, 'italic': italic, 'fill': fill})
+    return (True, {'ok': c['range']}) if not bad else (False, {'mismatches': bad[:10]})
+
+
+CHART_TYPES = [('lineChart', 'line'), ('line3DChart', 'line'), ('pieChart', 'pie'), ('pie3DChart', 'pie'),
+               ('doughnutChart', 'pie'), ('scatterChart', 'scatter')]
+
+
+def first_desc(el, name):
+    if el is None:
+        return None
+    for d in el.iter():
+        if d is not el and local(d.tag) == name:
+            return d
+    return None
+
+
+def chart_ref(node):
+    f = first_desc(node, 'f') if node is not None else None
+    if f is None:
+        return None
+    try:
+        return split_sheet_ref(all_text(f))
+    except Exception:
+        return all_text(f)
+
+
+def read_charts(book):
+    pkg = book.pkg
+    out = []
+    for sheet in book.sheets:
+        for d in pkg.rels(sheet.path):
+            if not d['type'].endswith('/relationships/drawing') or not pkg.has(d['target']):
+                continue
+            root = pkg.part(d['target'])
+            drels = pkg.rels(d['target'])
+            anchors = descendants(root, 'twoCellAnchor') + descendants(root, 'oneCellAnchor')
+            for anchor in anchors:
+                rid = attr(first_desc(anchor, 'chart'), 'id')
+                rel = next((r for r in drels if r['id'] == rid and r['type'].endswith('/relationships/chart')), None)
+                if rel is None or not pkg.has(rel['target']):
+                    continue
+                chart = pkg.part(rel['target'])
+                plot = first_desc(chart, 'plotArea')
+                if plot is None:
+                    plot = chart
+                series = descendants(plot, 'ser')
+                chart_el = first_desc(chart, 'chart') if local(chart.tag) != 'chart' else chart
+                title = first_desc(chart_el if chart_el is not None else chart, 'title')
+                ctype = 'other'
+                bar = first_desc(plot, 'barChart') or first_desc(plot, 'bar3DChart')
+                if bar is not None:
+                    ctype = 'bar' if attr(first_desc(bar, 'barDir'), 'val') == 'bar' else 'col'
+                else:
+                    for tag, t in CHART_TYPES:
+                        if first_desc(plot, tag) is not None:
+                            ctype = t
+                            break
+                cats = [chart_ref(first_desc(s, 'cat') if first_desc(s, 'cat') is not None else first_desc(s, 'xVal')) for s in series]
+                vals = [chart_ref(first_desc(s, 'val') if first_desc(s, 'val') is not None else first_desc(s, 'yVal')) for s in series]
+                out.append({'sheet': sheet.name, 'type': ctype,
+                            'title': js_trim(all_text(first_desc(title, 'tx'))) if title is not None else '',
+                            'categories': next((x for x in cats if x is not None), None),
+                            'values': [v for v in vals if v is not None]})
+    return out
+
+
+@kind('calc.chart')
+@on_sheet
+def calc_chart(env, ws, c):
+    charts = [x for x in read_charts(ws.book) if x['sheet'].lower() == ws.name.lower()]
+    seen = [{k: x[k] for k in ('type', 'title', 'categories', 'values')} for x in charts]
+    if c.get('count') is not None and len(charts) != c['count']:
+        return False, {'count': len(charts), 'charts': seen}
+    match = any(
+        (c.get('type') is None or x['type'] == c['type']) and
+        (c.get('title') is None or x['title'] == js_trim(c['title'])) and
+        (c.get('values') is None or any(same_range(v, c['values']) for v in x['values'])) and
+        (c.get('categories') is None or (x['categories'] is not None and same_range(x['categories'], c['categories'])))
+        for x in charts)
+    return (len(charts) == 0 if c.get('count') == 0 else match), {'charts': seen}
+
+
+@kind('calc.freeze')
+@on_sheet
+def calc_freeze(env, ws, c):
+    rows, cols = ws.freeze
+    return rows == c['rows'] and cols == c['cols'], {'rows': rows, 'cols': cols}
+
+
+@kind('calc.row_count')
+@on_sheet
+def calc_row_count(env, ws, c):
+    rows = set()
+    for (r, col) in list(ws.cells) + list(ws.slaves):
+        v = ws.value(r, col)
+        if v is not None and v != '':
+            rows.add(r)
+    return len(rows) == c['count'], {'count': len(rows)}
+
+
+@kind('calc.range_values')
+@on_sheet
+def calc_range_values(env, ws, c):
+    actual = block_values(ws, parse_range(c['range']))
+    expected = c['values']
+    tol = c.get('tolerance', 1e-9)
+    ok = len(actual) == len(expected) and all(
+        len(row) == len(expected[i]) and all(values_equal(v, expected[i][j], tol) for j, v in enumerate(row))
+        for i, row in enumerate(actual))
+    return ok, {'values': actual[:50]}
+
+
+@kind('calc.conditional_format')
+@on_sheet
+def calc_conditional_format(env, ws, c):
+    root = ws.book.pkg.part(ws.path)
+    ranges = []
+    for n in descendants(root, 'conditionalFormatting'):
+        s = n.get('sqref')
+        if s is None:
+            s = all_text(first_desc(n, 'sqref'))
+        if s != '':
+            ranges.append(s)
+    want = c.get('range')
+    ok = len(ranges) > 0 if want is None else any(same_range(p, want) for s in ranges for p in re.split(r'\s+', s))
+    return ok, {'ranges': ranges}
+
+
+@kind('calc.autofilter')
+@on_sheet
+def calc_autofilter(env, ws, c):
+    m = re.search(r'<autoFilter\b[^>]*\bref="([^"]+)"', ws.book.pkg.text(ws.path) or '')
+    ref = m.group(1) if m else None
+    want = c.get('range')
+    return ref is not None and (want is None or same_range(ref, want)), {'autoFilter': ref}
+
+
+@kind('calc.rows_hidden')
+@on_sheet
+def calc_rows_hidden(env, ws, c):
+    states = [{'row': r, 'hidden': r in ws.row_hidden} for r in c['rows']]
+    want = c.get('hidden', True)
+    return all(s['hidden'] == want for s in states), {'rows': states}
+
+
+@kind('calc.merged')
+@on_sheet
+def calc_merged(env, ws, c):
+    return any(same_range(m, c['range']) for m in ws.merges), {'merges': ws.merges}

@@ -1,0 +1,264 @@
+# forge_check: evaluates a cua-forge task's rubric checks against the live state of this machine.
+# Standard library only (it runs on the OSWorld VM's python3). Usage:
+#   python3 forge_check.py CHECKS.json [--home DIR] [--all]
+# prints PASS, or FAIL #<n> <kind> <observed> for the first failing check; exits 0 either way.
+# --all prints one JSON verdict per check instead (the conformance test compares them).
+import base64
+import datetime
+import io
+import json
+import math
+import os
+import re
+import sqlite3
+import sys
+import tarfile
+import tempfile
+import zipfile
+import xml.etree.ElementTree as ET
+
+KINDS = {}
+
+
+def kind(name):
+    """Registers the function that evaluates one check kind; it returns (pass, observed)."""
+    def register(fn):
+        KINDS[name] = fn
+        return fn
+    return register
+
+
+class Env:
+    """The machine state under a home directory, with per-run caches of parsed files."""
+
+    def __init__(self, home):
+        self.home = home
+        self.cache = {}
+
+    def path(self, rel):
+        return os.path.join(self.home, rel)
+
+    def read(self, rel):
+        p = self.path(rel)
+        if not os.path.isfile(p):
+            return None
+        with open(p, 'rb') as f:
+            return f.read()
+
+    def memo(self, key, make):
+        if key not in self.cache:
+            self.cache[key] = make()
+        return self.cache[key]
+
+
+# ---- JavaScript-compatible helpers (the TypeScript probes define the semantics) ----
+
+def js_str(v):
+    """String(v) as JavaScript writes it."""
+    if v is None:
+        return 'null'
+    if v is True:
+        return 'true'
+    if v is False:
+        return 'false'
+    if isinstance(v, float):
+        if math.isnan(v):
+            return 'NaN'
+        if math.isinf(v):
+            return 'Infinity' if v > 0 else '-Infinity'
+        if v == int(v) and abs(v) < 1e21:
+            return str(int(v))
+        r = repr(v)
+        if 'e' in r:
+            m, e = r.split('e')
+            sign = '-' if e.startswith('-') else '+'
+            r = m + 'e' + sign + e.lstrip('+-').lstrip('0')
+        return r
+    return str(v)
+
+
+def js_regex(pattern, flags=''):
+    """A JavaScript regular expression as a Python one (named groups; i, m, s flags)."""
+    p = re.sub(r'\(\?<(?![=!])', '(?P<', pattern)
+    f = 0
+    if 'i' in flags:
+        f |= re.IGNORECASE
+    if 'm' in flags:
+        f |= re.MULTILINE
+    if 's' in flags:
+        f |= re.DOTALL
+    return re.compile(p, f)
+
+
+JS_WS = '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff'
+
+
+def js_trim(s):
+    return s.strip(JS_WS)
+
+
+def js_trim_end(s):
+    return s.rstrip(JS_WS)
+
+
+def occurrences(hay, needle):
+    out = []
+    if not needle:
+        return out
+    i = hay.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = hay.find(needle, i + len(needle))
+    return out
+
+
+def js_float(s):
+    m = re.match(r'^\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|Infinity)', s)
+    return float(m.group(0)) if m else float('nan')
+
+
+def utf8(b):
+    return b.decode('utf-8', 'replace')
+
+
+# ---- OOXML packages ----
+
+def local(tag):
+    return tag.rsplit('}', 1)[-1] if isinstance(tag, str) else ''
+
+
+class Package:
+    """An OOXML zip: parts parsed once, relationships resolved to part paths."""
+
+    def __init__(self, data, name):
+        try:
+            self.zip = zipfile.ZipFile(io.BytesIO(data))
+        except zipfile.BadZipFile as e:
+            raise ValueError('%s is not a readable OOXML package: %s' % (name, e))
+        self.names = set(self.zip.namelist())
+        self.parts = {}
+
+    def has(self, part):
+        return part in self.names
+
+    def text(self, part):
+        if part not in self.names:
+            return None
+        return self.zip.read(part).decode('utf-8', 'replace')
+
+    def part(self, part):
+        if part not in self.parts:
+            if part not in self.names:
+                raise ValueError('part %s is missing' % part)
+            self.parts[part] = ET.fromstring(self.zip.read(part))
+        return self.parts[part]
+
+    def part_if_exists(self, part):
+        return self.part(part) if part in self.names else None
+
+    def rels(self, part):
+        slash = part.rfind('/')
+        rels_path = part[:slash + 1] + '_rels/' + part[slash + 1:] + '.rels'
+        root = self.part_if_exists(rels_path)
+        if root is None:
+            return []
+        out = []
+        for r in root:
+            target = r.get('Target', '')
+            if r.get('TargetMode') != 'External':
+                target = resolve_target(part, target)
+            out.append({'id': r.get('Id'), 'type': r.get('Type', ''), 'target': target})
+        return out
+
+    def related(self, part, suffix):
+        return [r for r in self.rels(part) if r['type'].endswith('/' + suffix)]
+
+
+def resolve_target(from_part, target):
+    if target.startswith('/'):
+        return target[1:]
+    parts = from_part.split('/')[:-1]
+    for seg in target.split('/'):
+        if seg == '..':
+            if parts:
+                parts.pop()
+        elif seg != '.':
+            parts.append(seg)
+    return '/'.join(parts)
+
+
+def package(env, rel):
+    data = env.read(rel)
+    if data is None:
+        raise ValueError('file %s does not exist' % rel)
+    return env.memo(('pkg', rel), lambda: Package(data, rel))
+
+
+def children(el, name=None):
+    return [c for c in el if name is None or local(c.tag) == name]
+
+
+def first(el, name):
+    if el is None:
+        return None
+    for c in el:
+        if local(c.tag) == name:
+            return c
+    return None
+
+
+def descendants(el, name):
+    return [d for d in el.iter() if d is not el and local(d.tag) == name]
+
+
+def attr(el, name):
+    """An attribute by local name, whatever its namespace."""
+    if el is None:
+        return None
+    for k, v in el.attrib.items():
+        if local(k) == name:
+            return v
+    return None
+
+
+def all_text(el):
+    return ''.join(el.itertext()) if el is not None else ''
+
+
+FONT_GROUPS = [
+    ['liberation serif', 'times new roman', 'tinos'],
+    ['liberation sans', 'arial', 'arimo', 'helvetica'],
+    ['liberation mono', 'courier new', 'cousine'],
+    ['carlito', 'calibri'],
+    ['caladea', 'cambria'],
+]
+
+
+def font_family(name):
+    n = js_trim(name).lower()
+    for g in FONT_GROUPS:
+        if n in g:
+            return g[0]
+    return n
+
+
+def same_font(a, b):
+    """Metric-compatible families count as one (preparers/ooxml/fonts.ts)."""
+    if a is None or b is None:
+        return a is b
+    return font_family(a) == font_family(b)
+
+
+def format_mismatches(want, got):
+    """Names of the wanted run properties a run does not show (Writer runs, Impress runs)."""
+    bad = []
+    for key in ('bold', 'italic', 'underline'):
+        if want.get(key) is not None and want[key] != got.get(key):
+            bad.append(key)
+    if want.get('size') is not None and (got.get('size') is None or abs(want['size'] - got['size']) > 0.01):
+        bad.append('size')
+    if want.get('font') is not None and not same_font(want['font'], got.get('font')):
+        bad.append('font')
+    if want.get('color') is not None and want['color'].upper() != got.get('color'):
+        bad.append('color')
+    return bad

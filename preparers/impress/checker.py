@@ -1,0 +1,328 @@
+
+
+# ==== impress: .pptx decks (mirrors preparers/impress/probe.ts) ====
+
+P = '{http://schemas.openxmlformats.org/presentationml/2006/main}'
+A = '{http://schemas.openxmlformats.org/drawingml/2006/main}'
+MC = '{http://schemas.openxmlformats.org/markup-compatibility/2006}'
+R_ID = '{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id'
+FILLS = {A + n for n in ('noFill', 'solidFill', 'gradFill', 'blipFill', 'pattFill', 'grpFill')}
+
+
+class Deck:
+    def __init__(self, pkg):
+        self.pkg = pkg
+        pres = pkg.part('ppt/presentation.xml')
+        rels = pkg.rels('ppt/presentation.xml')
+        lst = pres.find(P + 'sldIdLst')
+        self.slides = []
+        for entry in (lst.findall(P + 'sldId') if lst is not None else []):
+            rel = next((r for r in rels if r['id'] == entry.get(R_ID)), None)
+            if rel is None:
+                raise ValueError('presentation.xml lists slide %s without a relationship' % entry.get('id'))
+            self.slides.append(rel['target'])
+
+    def tree(self, part):
+        root = self.pkg.part(part)
+        csld = root.find(P + 'cSld')
+        tree = csld.find(P + 'spTree') if csld is not None else None
+        if tree is None:
+            raise ValueError('slide has no p:spTree')
+        return tree
+
+
+def deck(env, rel):
+    return env.memo(('pptx', rel), lambda: Deck(package(env, rel)))
+
+
+def sp_tree(root):
+    csld = root.find(P + 'cSld')
+    tree = csld.find(P + 'spTree') if csld is not None else None
+    if tree is None:
+        raise ValueError('slide has no p:spTree')
+    return tree
+
+
+def p_shapes(tree):
+    out = []
+    for c in tree:
+        if c.tag == P + 'grpSp':
+            out.extend(p_shapes(c))
+        elif c.tag == MC + 'AlternateContent':
+            choice = c.find(MC + 'Choice')
+            if choice is None:
+                choice = c.find(MC + 'Fallback')
+            if choice is not None:
+                out.extend(p_shapes(choice))
+        elif c.tag in (P + 'sp', P + 'pic', P + 'graphicFrame'):
+            out.append(c)
+    return out
+
+
+def placeholder(shape):
+    for nv_name in ('nvSpPr', 'nvPicPr', 'nvGraphicFramePr'):
+        nv = shape.find(P + nv_name)
+        if nv is not None:
+            nvpr = nv.find(P + 'nvPr')
+            return nvpr.find(P + 'ph') if nvpr is not None else None
+    return None
+
+
+def role_of(shape):
+    if shape.tag != P + 'sp':
+        return None
+    ph = placeholder(shape)
+    if ph is None:
+        return None
+    t = ph.get('type', 'obj')
+    if t in ('title', 'ctrTitle'):
+        return 'title'
+    if t in ('body', 'obj', 'subTitle'):
+        return 'body'
+    return None
+
+
+def with_role(tree, role):
+    return [s for s in p_shapes(tree) if role_of(s) == role]
+
+
+def a_text(p):
+    s = ''
+    for c in p:
+        if c.tag in (A + 'r', A + 'fld'):
+            t = c.find(A + 't')
+            s += all_text(t) if t is not None else ''
+        elif c.tag == A + 'br':
+            s += '\n'
+    return s
+
+
+def shape_paragraphs(shape):
+    body = shape.find(P + 'txBody')
+    return body.findall(A + 'p') if body is not None else []
+
+
+def shape_text(shape):
+    return '\n'.join(a_text(p) for p in shape_paragraphs(shape))
+
+
+def slide_title(d, part):
+    return js_trim(' '.join(shape_text(s) for s in with_role(d.tree(part), 'title')))
+
+
+def notes_text(d, part):
+    rel = next(iter(d.pkg.related(part, 'notesSlide')), None)
+    root = d.pkg.part_if_exists(rel['target']) if rel else None
+    if root is None:
+        return ''
+    return '\n'.join(shape_text(s) for s in p_shapes(sp_tree(root))
+                     if placeholder(s) is not None and placeholder(s).get('type') == 'body')
+
+
+def lvl_def_rpr(lst, level):
+    if lst is None:
+        return None
+    lvl = lst.find(A + 'lvl%dpPr' % (level + 1))
+    return lvl.find(A + 'defRPr') if lvl is not None else None
+
+
+def matching_placeholder(tree, ph):
+    if tree is None:
+        return None
+    cands = [s for s in p_shapes(tree) if placeholder(s) is not None]
+    t = ph.get('type', 'obj')
+    is_title = t in ('title', 'ctrTitle')
+    if ph.get('idx') is not None:
+        for s in cands:
+            if placeholder(s).get('idx') == ph.get('idx'):
+                return s
+    for s in cands:
+        st = placeholder(s).get('type', 'obj')
+        if (st in ('title', 'ctrTitle')) if is_title else st == t:
+            return s
+    return None
+
+
+class FontResolver:
+    def __init__(self, d, slide_part):
+        pkg = d.pkg
+        layout_part = next((r['target'] for r in pkg.related(slide_part, 'slideLayout')), None)
+        layout = pkg.part_if_exists(layout_part) if layout_part else None
+        master_part = next((r['target'] for r in pkg.related(layout_part, 'slideMaster')), None) if layout_part else None
+        master = pkg.part_if_exists(master_part) if master_part else None
+        theme_part = next((r['target'] for r in pkg.related(master_part, 'theme')), None) if master_part else None
+        theme = pkg.part_if_exists(theme_part) if theme_part else None
+        self.layout_tree = sp_tree(layout) if layout is not None else None
+        self.master_tree = sp_tree(master) if master is not None else None
+        self.tx_styles = master.find(P + 'txStyles') if master is not None else None
+        scheme = None
+        if theme is not None:
+            te = theme.find(A + 'themeElements')
+            scheme = te.find(A + 'fontScheme') if te is not None else None
+
+        def face(which):
+            f = scheme.find(A + which) if scheme is not None else None
+            latin = f.find(A + 'latin') if f is not None else None
+            return latin.get('typeface') if latin is not None else None
+        self.major, self.minor = face('majorFont'), face('minorFont')
+
+    def levels(self, shape, p, run):
+        ppr = p.find(A + 'pPr')
+        level = int(js_float(ppr.get('lvl', '0'))) if ppr is not None else 0
+        ph = placeholder(shape)
+        layout_ph = matching_placeholder(self.layout_tree, ph) if ph is not None else None
+        master_ph = None
+        if ph is not None:
+            key = placeholder(layout_ph) if layout_ph is not None else None
+            if key is None:
+                key = placeholder(shape)
+            master_ph = matching_placeholder(self.master_tree, key if key is not None else ph)
+        role = role_of(shape)
+        style = {'title': 'titleStyle', 'body': 'bodyStyle'}.get(role, 'otherStyle')
+        lst = lambda s: s.find(P + 'txBody').find(A + 'lstStyle') if s is not None and s.find(P + 'txBody') is not None else None
+        return [run.find(A + 'rPr'),
+                ppr.find(A + 'defRPr') if ppr is not None else None,
+                lvl_def_rpr(lst(shape), level),
+                lvl_def_rpr(lst(layout_ph), level),
+                lvl_def_rpr(lst(master_ph), level),
+                lvl_def_rpr(self.tx_styles.find(P + style) if self.tx_styles is not None else None, level)]
+
+    def effective(self, shape, p, run):
+        levels = self.levels(shape, p, run)
+        get = lambda name: next((l.get(name) for l in levels if l is not None and l.get(name) is not None), None)
+        child = lambda name: next((l.find(A + name) for l in levels if l is not None and l.find(A + name) is not None), None)
+        fill = next((l for l in levels if l is not None and any(c.tag in FILLS for c in l)), None)
+        solid = fill.find(A + 'solidFill') if fill is not None else None
+        srgb = solid.find(A + 'srgbClr') if solid is not None else None
+        sz = get('sz')
+        latin = child('latin')
+        face = latin.get('typeface') if latin is not None else None
+        if face is not None and face.startswith('+mj'):
+            face = self.major
+        elif face is not None and face.startswith('+mn'):
+            face = self.minor
+        color = srgb.get('val') if srgb is not None else None
+        return {'bold': get('b') in ('1', 'true'), 'italic': get('i') in ('1', 'true'),
+                'size': 18 if sz is None else js_float(sz) / 100, 'font': face,
+                'color': color.upper() if color is not None else None}
+
+
+def on_deck(fn):
+    def run(env, c):
+        d = deck(env, c['file'])
+        part = None
+        if c.get('slide') is not None:
+            if not 1 <= c['slide'] <= len(d.slides):
+                return False, {'error': 'slide %d does not exist' % c['slide'], 'slides': len(d.slides)}
+            part = d.slides[c['slide'] - 1]
+        return fn(d, part, c)
+    return run
+
+
+def clip120(s, n=120):
+    return s[:n] + '…' if len(s) > n else s
+
+
+@kind('impress.slide_count')
+@on_deck
+def impress_slide_count(d, part, c):
+    n = len(d.slides)
+    ok = ((c.get('count') is None or n == c['count']) and (c.get('min') is None or n >= c['min']) and
+          (c.get('max') is None or n <= c['max']))
+    return ok, {'slides': n}
+
+
+@kind('impress.slide_title')
+@on_deck
+def impress_slide_title(d, part, c):
+    titles = [slide_title(d, part)] if part else [slide_title(d, s) for s in d.slides]
+    want = js_trim(c['text'])
+    ok = any((js_trim(t) == want) if c.get('exact') else (want in t) for t in titles)
+    return ok, {'titles': [clip120(t) for t in titles[:20]]}
+
+
+@kind('impress.slide_body')
+@on_deck
+def impress_slide_body(d, part, c):
+    paras = [js_trim(a_text(p)) for s in with_role(d.tree(part), 'body') for p in shape_paragraphs(s)]
+    paras = [t for t in paras if t != '']
+    bullets = c['bullets']
+    if c.get('exact'):
+        ok = len(paras) == len(bullets) and all(t == js_trim(bullets[i]) for i, t in enumerate(paras))
+    else:
+        ok = all(any(b in t for t in paras) for b in bullets)
+    return ok, {'body': [clip120(t) for t in paras[:20]]}
+
+
+@kind('impress.notes')
+@on_deck
+def impress_notes(d, part, c):
+    text = notes_text(d, part)
+    return c['text'] in text, {'notes': clip120(text, 300)}
+
+
+@kind('impress.order')
+@on_deck
+def impress_order(d, part, c):
+    titles = [slide_title(d, s) for s in d.slides]
+    pos = [next((i for i, t in enumerate(titles) if want in t), -1) for want in c['titles']]
+    ok = all(p >= 0 and (i == 0 or p > pos[i - 1]) for i, p in enumerate(pos))
+    return ok, {'titles': [clip120(t, 60) for t in titles], 'positions': [p + 1 for p in pos]}
+
+
+@kind('impress.image_present')
+@on_deck
+def impress_image_present(d, part, c):
+    n = sum(1 for s in ([part] if part else d.slides) for shape in p_shapes(d.tree(s)) if shape.tag == P + 'pic')
+    mn = c.get('min', 1)
+    return n >= mn and (c.get('max') is None or n <= c['max']), {'pictures': n}
+
+
+def frame_table(frame):
+    tbl = next((x for x in frame.iter(A + 'tbl')), None)
+    if tbl is None:
+        return None
+    rows = []
+    for tr in tbl.findall(A + 'tr'):
+        row = []
+        for tc in tr.findall(A + 'tc'):
+            body = tc.find(A + 'txBody')
+            row.append(js_trim('\n'.join(a_text(p) for p in (body.findall(A + 'p') if body is not None else []))))
+        rows.append(row)
+    return rows
+
+
+@kind('impress.table')
+@on_deck
+def impress_table(d, part, c):
+    found = [t for t in (frame_table(s) for s in p_shapes(d.tree(part)) if s.tag == P + 'graphicFrame') if t is not None]
+
+    def at(cells, row, col):
+        if 0 <= row - 1 < len(cells) and 0 <= col - 1 < len(cells[row - 1]):
+            return cells[row - 1][col - 1]
+        return None
+    fits = any((c.get('rows') is None or len(cells) == c['rows']) and
+               (c.get('cols') is None or max([0] + [len(r) for r in cells]) == c['cols']) and
+               all(at(cells, x['row'], x['col']) == js_trim(x['text']) for x in c.get('cells', []))
+               for cells in found)
+    return fits, {'tables': [{'rows': len(t), 'cells': t[:4]} for t in found]}
+
+
+@kind('impress.font')
+@on_deck
+def impress_font(d, part, c):
+    want = {k: v for k, v in c.items() if k not in ('kind', 'file', 'slide', 'target')}
+    resolver = FontResolver(d, part)
+    seen, ok = [], True
+    for shape in with_role(d.tree(part), c['target']):
+        for p in shape_paragraphs(shape):
+            for r in p.findall(A + 'r'):
+                t = r.find(A + 't')
+                if js_trim(all_text(t) if t is not None else '') == '':
+                    continue
+                got = resolver.effective(shape, p, r)
+                if format_mismatches(want, got):
+                    ok = False
+                if len(seen) < 5:
+                    seen.append({k: v for k, v in got.items() if v is not None})
+    return ok and len(seen) > 0, {'runs': seen}

@@ -1,0 +1,150 @@
+
+
+# ==== os: files, directories, modes and archives under home (mirrors preparers/os/probe.ts) ====
+
+import stat as _stat
+
+
+def node_type(env, rel):
+    try:
+        st = os.lstat(env.path(rel))
+    except OSError:
+        return None, None
+    if _stat.S_ISLNK(st.st_mode):
+        return 'symlink', 0o777
+    if _stat.S_ISDIR(st.st_mode):
+        return 'dir', _stat.S_IMODE(st.st_mode)
+    return 'file', _stat.S_IMODE(st.st_mode)
+
+
+def link_target(link, target):
+    """Home-relative path a relative symlink points to; None when it is absolute or leaves home."""
+    if target.startswith('/'):
+        return None
+    segs = link.split('/')[:-1]
+    for s in target.split('/'):
+        if s in ('', '.'):
+            continue
+        if s == '..':
+            if not segs:
+                return None
+            segs.pop()
+        else:
+            segs.append(s)
+    return '/'.join(segs) if segs else None
+
+
+def file_bytes(env, rel):
+    """The bytes of the file at rel, following symlinks that stay inside home; None if not a file."""
+    current = rel
+    for _ in range(16):
+        t, _mode = node_type(env, current)
+        if t is None:
+            return None
+        if t != 'symlink':
+            return env.read(current) if t == 'file' else None
+        current = link_target(current, os.readlink(env.path(current)))
+        if current is None:
+            return None
+    return None
+
+
+def excerpt(text):
+    return text[:400] + '…' if len(text) > 400 else text
+
+
+@kind('os.exists')
+def os_exists(env, c):
+    t, _ = node_type(env, c['path'])
+    return t is not None and (c.get('type') is None or t == c['type']), {'exists': t is not None, 'type': t}
+
+
+@kind('os.absent')
+def os_absent(env, c):
+    t, _ = node_type(env, c['path'])
+    return t is None, {'exists': t is not None, 'type': t}
+
+
+@kind('os.content_equals')
+def os_content_equals(env, c):
+    data = file_bytes(env, c['path'])
+    if data is None:
+        return False, {'file': False}
+    if c.get('base64') is not None:
+        return data == base64.b64decode(c['base64']), {'bytes': len(data)}
+    actual = utf8(data)
+    expected = c.get('content') or ''
+    if c.get('ignoreTrailingWhitespace'):
+        actual, expected = js_trim_end(actual), js_trim_end(expected)
+    return actual == expected, {'content': excerpt(actual)}
+
+
+@kind('os.content_matches')
+def os_content_matches(env, c):
+    data = file_bytes(env, c['path'])
+    if data is None:
+        return False, {'file': False}
+    text = utf8(data)
+    return js_regex(c['pattern'], c.get('flags', '')).search(text) is not None, {'content': excerpt(text)}
+
+
+@kind('os.mode')
+def os_mode(env, c):
+    t, mode = node_type(env, c['path'])
+    if t is None:
+        return False, {'exists': False}
+    return mode == int(c['mode'], 8), {'mode': '%04o' % mode}
+
+
+@kind('os.tree')
+def os_tree(env, c):
+    base = c['path']
+    t, _ = node_type(env, base)
+    if t != 'dir':
+        return False, {'dir': False}
+    paths = []
+    for dirpath, dirnames, filenames in os.walk(env.path(base)):
+        for name in dirnames + filenames:
+            paths.append(os.path.relpath(os.path.join(dirpath, name), env.home).replace(os.sep, '/'))
+    listing = []
+    for p in sorted(paths):
+        rel = p[len(base) + 1:]
+        entry = rel + '/' if node_type(env, p)[0] == 'dir' else rel
+        if c.get('recursive') or '/' not in re.sub(r'/$', '', entry):
+            listing.append(entry)
+    expected = sorted(set(re.sub(r'^\./', '', e) for e in c['entries']))
+    return listing == expected, {'entries': listing[:200]}
+
+
+def list_archive(data):
+    if data[:2] == b'PK':
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            return [re.sub(r'^\./', '', n) for n in z.namelist()]
+    out = []
+    with tarfile.open(fileobj=io.BytesIO(data), mode='r:*') as t:
+        for m in t.getmembers():
+            path = re.sub(r'/$', '', re.sub(r'^\./', '', m.name))
+            if path in ('', '.'):
+                continue
+            out.append(path + '/' if m.isdir() else path)
+    return out
+
+
+@kind('os.archive_contains')
+def os_archive_contains(env, c):
+    data = file_bytes(env, c['path'])
+    if data is None:
+        return False, {'file': False}
+    try:
+        members = list_archive(data)
+    except Exception as e:
+        return False, {'error': 'not a readable archive: %s' % e}
+    present = set(members)
+    missing = [e for e in c['entries'] if re.sub(r'^\./', '', e) not in present]
+    expected_files = set(e for e in c['entries'] if not e.endswith('/'))
+    extra = [m for m in members if not m.endswith('/') and m not in expected_files]
+    ok = not missing and (not c.get('exact') or not extra)
+    seen = {'members': members[:200], 'missing': missing}
+    if c.get('exact'):
+        seen['extra'] = extra
+    return ok, seen

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { type OsworldMapper, unmapped } from '../osworld.ts';
+
+const tbPref = z.object({
+  file: z.string(),
+  name: z.string(),
+  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+});
+
+/** Thunderbird checks → check_thunderbird_prefs (merged per profile by the exporter). */
+export const thunderbirdOsworld: Record<string, OsworldMapper> = {
+  'thunderbird.pref': (check) => {
+    const c = tbPref.safeParse(check);
+    if (!c.success) return unmapped('the check does not name the profile directory in `file`');
+    if (c.data.value === undefined) {
+      return unmapped('a presence-only pref check; check_thunderbird_prefs compares values');
+    }
+    return {
+      ok: true,
+      app: 'thunderbird',
+      prefs: { profile: c.data.file, name: c.data.name, value: c.data.value },
+    };
+  },
+  'thunderbird.filter_rule': () =>
+    unmapped(
+      'check_thunderbird_filter compares fields exactly; this check matches name and value case-insensitively',
+    ),
+  'thunderbird.message_in_folder': () =>
+    unmapped(
+      'check_thunderbird_folder compares the whole folder with a reference, stricter than one message',
+    ),
+  'thunderbird.message_absent': () =>
+    unmapped(
+      'check_thunderbird_folder compares the whole folder with a reference, stricter than one message',
+    ),
+};

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { gold, type Mapped, type MappedCheck, type OsworldMapper, unmapped } from '../osworld.ts';
+
+const docFile = z.object({ file: z.string() });
+const writerText = z.object({ file: z.string(), ignoreCase: z.boolean().default(false) });
+
+/**
+ * Body text lives in paragraphs and table cells. compare_docx_files reads python-docx's
+ * `doc.paragraphs` (body level only, table cells excluded); compare_docx_tables compares the text of
+ * every cell of every table, so together they cover all the text our probe reads.
+ */
+function writerTextComparison(check: MappedCheck, ignoreCase: boolean): Mapped {
+  const { file } = docFile.parse(check);
+  return {
+    ok: true,
+    app: 'gold',
+    comparisons: [
+      // compare_docx_files defaults: ignore_blanks (whitespace runs collapsed), case-sensitive.
+      gold(file, 'writer', 'compare_docx_files', ignoreCase ? { ignore_case: true } : {}),
+      gold(file, 'writer', 'compare_docx_tables'),
+    ],
+  };
+}
+
+/** Writer checks → comparisons of the saved document with its gold copy. */
+export const writerOsworld: Record<string, OsworldMapper> = {
+  // compare_docx_files / compare_docx_tables (docs.py) against the gold document.
+  'writer.text_present': (check) => writerTextComparison(check, writerText.parse(check).ignoreCase),
+  'writer.text_absent': (check) => writerTextComparison(check, writerText.parse(check).ignoreCase),
+  'writer.text_replaced': (check) => writerTextComparison(check, false),
+  // compare_docx_files with ignore_blanks: false compares the paragraph lists one by one, and
+  // delete_empty_lines drops blank ones first: the same paragraphs our count reads (non-empty, outside tables).
+  'writer.paragraph_count': (check) => ({
+    ok: true,
+    app: 'gold',
+    comparisons: [
+      gold(docFile.parse(check).file, 'writer', 'compare_docx_files', {
+        ignore_blanks: false,
+        delete_empty_lines: true,
+      }),
+    ],
+  }),
+  // compare_docx_tables: same number of tables, same dimensions, same stripped text in every cell.
+  'writer.table': (check) => ({
+    ok: true,
+    app: 'gold',
+    comparisons: [gold(docFile.parse(check).file, 'writer', 'compare_docx_tables')],
+  }),
+  // compare_line_spacing: compare_docx_files, then paragraph_format.line_spacing of every paragraph.
+  'writer.line_spacing': (check) => ({
+    ok: true,
+    app: 'gold',
+    comparisons: [gold(docFile.parse(check).file, 'writer', 'compare_line_spacing')],
+  }),
+  'writer.heading': () =>
+    unmapped('no OSWorld docx metric reads paragraph styles; compare_docx_files compares text only'),
+  'writer.list': () =>
+    unmapped('no OSWorld docx metric reads list numbering; compare_docx_files compares text only'),
+  'writer.alignment': () =>
+    unmapped(
+      'is_first_line_centered tests only the first paragraph for centring; no metric compares alignment with gold',
+    ),
+  'writer.orientation': () => unmapped('no OSWorld docx metric reads the page size or orientation'),
+  'writer.header_text': () =>
+    unmapped('no OSWorld docx metric reads header text (compare_docx_files reads the body only)'),
+  'writer.footer_text': () =>
+    unmapped('has_page_numbers_in_footers only looks for a digit; no metric compares footer text'),
+  'writer.run_format': () =>
+    unmapped(
+      'compare_font_names wants one font in every run and check_italic_font_size_14 is task-specific; no metric compares run formatting with gold',
+    ),
+  // compare_pptx_files (slides.py) against the gold deck.
+};

@@ -1,0 +1,63 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from '../../activities/setupSteps.ts';
+import type { TaskState } from '../../activities/taskState.ts';
+import { appOfPath } from '../../activities/verify/references.ts';
+import { OS_MANIFEST_PATH, osManifestOf } from '../../preparers/os/manifest.ts';
+import { packProfile } from '../../preparers/thunderbird/pack.ts';
+import { buildTaskPackage, type TaskArtifact, type TaskPackage } from '../../taskpack/taskPackage.ts';
+import type { OfflineTask } from './offlineTasks.ts';
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * The task package the prepare activity would write for an offline task (same artifacts and setup
+ * steps), with artifact bytes by key instead of an object store.
+ */
+export async function packageOffline(
+  task: OfflineTask,
+): Promise<{ pkg: TaskPackage; bytes: Map<string, Uint8Array> }> {
+  const bytes = new Map<string, Uint8Array>();
+  const artifacts: TaskArtifact[] = [];
+  const add = (role: 'initial' | 'solved', vmPath: string, data: Uint8Array, app = appOfPath(vmPath)) => {
+    const key = `artifacts/${sha(data)}`;
+    bytes.set(key, data);
+    artifacts.push({ role, app, vmPath, key, sha256: sha(data), size: data.byteLength });
+  };
+  const profile: Record<string, Uint8Array> = {};
+  for (const [vmPath, data] of Object.entries(task.initial)) {
+    if (vmPath === OS_MANIFEST_PATH) continue;
+    if (isProfilePath(vmPath)) profile[vmPath] = data;
+    else add('initial', vmPath, data);
+  }
+  if (Object.keys(profile).length > 0)
+    add('initial', PROFILE_ARCHIVE_PATH, await packProfile(profile), 'thunderbird');
+  for (const [vmPath, data] of Object.entries(task.solved)) {
+    if (vmPath === OS_MANIFEST_PATH || (task.initial[vmPath] && sha(task.initial[vmPath]) === sha(data)))
+      continue;
+    add('solved', vmPath, data);
+  }
+  const state = { prepares: task.prepares } as unknown as TaskState;
+  const built = buildTaskPackage({
+    id: randomUUID(),
+    skill: { id: task.spec.id, version: 1, title: task.spec.title, channel: task.spec.channel },
+    apps: task.spec.apps,
+    instruction: task.instruction,
+    difficulty: task.spec.difficulty,
+    seed: task.seed,
+    params: {},
+    artifacts,
+    setup: setupStepsFor(state, artifacts, osManifestOf(task.initial), task.spec.launch),
+    rubric: { checks: task.checks, items: [{ text: 'as instructed', weight: 1 }] },
+    oracle: { edits: task.edits },
+    provenance: {
+      roundId: 'offline',
+      taxonomyVersion: null,
+      specSha: sha(new TextEncoder().encode(task.spec.id)),
+      models: ['offline'],
+      costUsd: 0,
+      tokens: 0,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    },
+  });
+  return { pkg: built.taskJson, bytes };
+}

@@ -1,0 +1,84 @@
+import { offlineHintSchema } from '../../llm/offline/hints.ts';
+import { answerFor } from '../../llm/offline/server.ts';
+import { applyEdits, parseEdit, preparers, probeCheck } from '../../preparers/registry.ts';
+import type { AppId, FileMap } from '../../preparers/types.ts';
+import { authorTask, type LlmCaller } from '../../skills/run/author.ts';
+import { materializeTask } from '../../skills/run/materialize.ts';
+import type { SkillSpec } from '../../skills/schema.ts';
+import { render } from '../../skills/template.ts';
+
+/** The offline model's answer computed in this process: the same function its HTTP server calls. */
+const offlineCaller: LlmCaller = async (call) => {
+  const hint = call.offlineHint === undefined ? undefined : offlineHintSchema.parse(call.offlineHint);
+  const request = {
+    model: 'offline',
+    messages: call.messages,
+    seed: call.seed,
+    response_format: { type: 'json_schema', json_schema: { name: call.schemaName, schema: call.jsonSchema } },
+  } as unknown as Parameters<typeof answerFor>[0];
+  const checked = call.validate(JSON.parse(answerFor(request, hint)));
+  return checked.success
+    ? { ok: true, value: checked.data }
+    : { ok: false, reason: 'invalid_output', detail: checked.error };
+};
+
+export interface OfflineTask {
+  spec: SkillSpec;
+  skillId: string;
+  seed: number;
+  instruction: string;
+  prepares: { app: AppId; target: string; open: boolean }[];
+  edits: { op: string }[];
+  checks: { kind: string }[];
+  initial: FileMap;
+  solved: FileMap;
+  /** Wrong solutions the spec declares (`wrong: [{name, edits}]` beside `solve:`), applied to the initial state. */
+  wrong: { name: string; files: FileMap }[];
+}
+
+/**
+ * One task of a skill authored, built and solved in this process with the offline model, without
+ * Temporal or the object store; the first seed whose task passes the probes' own verification
+ * (the initial state fails, the oracle state passes) is taken, as a round would reject the others.
+ */
+export async function offlineTask(spec: SkillSpec, firstSeed = 1): Promise<OfflineTask> {
+  const problems: string[] = [];
+  for (let seed = firstSeed; seed < firstSeed + 5; seed++) {
+    const authored = await authorTask(spec, seed, offlineCaller);
+    if (!authored.ok) {
+      problems.push(`seed ${seed}: ${authored.reason} at ${authored.node}: ${authored.detail}`);
+      continue;
+    }
+    const m = await materializeTask(spec, authored.context);
+    const initial: FileMap = {};
+    for (const p of m.prepares) Object.assign(initial, await preparers[p.app].build(p.target, p.doc));
+    const solved = await applyEdits(initial, m.edits);
+    const before = await Promise.all(m.checks.map((c) => probeCheck(initial, c)));
+    const after = await Promise.all(m.checks.map((c) => probeCheck(solved, c)));
+    if (before.every((r) => r.pass) || !after.every((r) => r.pass)) {
+      problems.push(`seed ${seed}: the probes reject the task`);
+      continue;
+    }
+    const wrong: OfflineTask['wrong'] = [];
+    for (const node of spec.nodes) {
+      const declared = (node as { wrong?: { name?: string; edits?: unknown }[] }).wrong;
+      for (const [i, w] of (declared ?? []).entries()) {
+        const edits = ((await render(w.edits ?? [], authored.context)) as unknown[]).map(parseEdit);
+        wrong.push({ name: w.name ?? `wrong-${i + 1}`, files: await applyEdits(initial, edits) });
+      }
+    }
+    return {
+      spec,
+      skillId: spec.id,
+      seed,
+      instruction: m.instruction,
+      prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
+      edits: m.edits,
+      checks: m.checks,
+      initial,
+      solved,
+      wrong,
+    };
+  }
+  throw new Error(`${spec.id}: no verifiable task in 5 seeds (${problems.join('; ')})`);
+}
