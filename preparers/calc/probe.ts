@@ -3,6 +3,8 @@ import JSZip from 'jszip';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, cellsOf, colToNum, parseRange, type Range, splitSheetRef } from './a1.ts';
 import { readCharts } from './charts.ts';
+import { probeFormula } from './formulaCheck.ts';
+import { probeUnchanged } from './invariants.ts';
 import type { CalcCheck } from './schema.ts';
 import { fillOf, formatCategory } from './styles.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
@@ -111,11 +113,10 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       if (check.matches !== undefined) return verdict(new RegExp(check.matches).test(display(actual)), seen);
       return verdict(valuesEqual(actual, check.value ?? null, check.tolerance ?? 0), seen);
     }
-    case 'calc.formula': {
-      const formula = formulaOf(ws.getCell(check.cell));
-      if (formula === undefined) return fail({ formula: null, value: cellValue(ws.getCell(check.cell)) });
-      return verdict(new RegExp(check.matches, 'i').test(formula), { formula });
-    }
+    case 'calc.formula':
+      return probeFormula(ws, check);
+    case 'calc.unchanged':
+      return probeUnchanged(ws, check);
     case 'calc.range_sorted': {
       const r = parseRange(check.range);
       const col = colToNum(check.column) - r.left;

@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyOs } from './apply.ts';
 import { buildOs } from './build.ts';
+import { osInvariants } from './invariants.ts';
 import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from './manifest.ts';
 import { probeOs } from './probe.ts';
 import { checkSchema, docSchema, editSchema, type OsCheck, type OsDoc, type OsEdit } from './schema.ts';
@@ -27,4 +28,16 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
   build: buildOs,
   apply: applyOs,
   probe: probeOs,
+  async invariants(initial, solved, files) {
+    return (await osInvariants(initial, solved, files)).map((c) => checkSchema.parse(c));
+  },
+  bulk(edits) {
+    if (!edits.some((e) => e.op === 'os.delete' && e.path.includes('/'))) return undefined;
+    // rm -r on the folder instead of the named files.
+    return edits.map((e) =>
+      e.op === 'os.delete' && e.path.includes('/')
+        ? { ...e, path: e.path.slice(0, e.path.lastIndexOf('/')) }
+        : e,
+    );
+  },
 };

@@ -1,5 +1,6 @@
 import type { FileMap, ProbeResult } from '../types.ts';
 import { listArchive } from './archive.ts';
+import { probeOsUnchanged } from './invariants.ts';
 import { formatMode, type OsCheck, parseMode } from './schema.ts';
 import { HomeTree } from './state.ts';
 
@@ -18,6 +19,8 @@ function fileBytes(tree: HomeTree, path: string): Uint8Array | undefined {
 export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResult> {
   const tree = HomeTree.fromFiles(files);
   switch (check.kind) {
+    case 'os.unchanged':
+      return probeOsUnchanged(tree, check);
     case 'os.exists': {
       const node = tree.get(check.path);
       const pass = node !== undefined && (check.type === undefined || node.type === check.type);

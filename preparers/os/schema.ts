@@ -217,6 +217,25 @@ export const checkSchema = z.discriminatedUnion('kind', [
       exact: z.boolean().default(false).describe('Also require that the archive holds no other files.'),
     })
     .describe('An archive holds these members.'),
+  z
+    .strictObject({
+      kind: z.literal('os.unchanged'),
+      entries: z.record(
+        z.string(),
+        z.strictObject({
+          type: z.enum(['file', 'dir', 'symlink']),
+          mode: z.string().regex(/^[0-7]{4}$/),
+          sha256: z
+            .string()
+            .regex(/^[0-9a-f]{64}$/)
+            .optional(),
+          target: z.string().optional(),
+        }),
+      ),
+    })
+    .describe(
+      'Invariant: these entries keep their type, mode, content (sha256 of the bytes) and link target.',
+    ),
 ]);
 export type OsCheck = z.infer<typeof checkSchema>;
 

@@ -2,6 +2,7 @@ import type { FileMap, ProbeResult } from '../types.ts';
 import { identityKey } from './accountPrefs.ts';
 import { readContacts } from './addressBook.ts';
 import { ACTION_NAMES, actionFolder, parseCondition, parseFilters } from './filters.ts';
+import { probeProfileUnchanged } from './invariants.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
 import type { PrefValue } from './prefs.ts';
@@ -167,6 +168,8 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
         .map((d) => ({ to: [...d.to, ...d.cc], subject: d.subject, attachments: d.attachments }));
       return { pass, observed: { drafts: observed } };
     }
+    case 'thunderbird.unchanged':
+      return probeProfileUnchanged(profile.files, check);
     case 'thunderbird.pref': {
       const value = profile.prefs().get(check.name);
       const pass =

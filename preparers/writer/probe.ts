@@ -13,6 +13,7 @@ import {
 } from './document.ts';
 import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat, formatMismatches } from './format.ts';
 import { headerTexts } from './headers.ts';
+import { probeWriterUnchanged } from './invariants.ts';
 import { listInfo } from './numbering.ts';
 import type { WriterCheck } from './schema.ts';
 import { normaliseStyleName, StyleSheet } from './styles.ts';
@@ -176,6 +177,8 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
       const texts = await headerTexts(docx, check.kind === 'writer.header_text' ? 'header' : 'footer');
       return { pass: texts.some((t) => t.includes(check.text)), observed: texts.map((t) => clip(t)) };
     }
+    case 'writer.unchanged':
+      return probeWriterUnchanged(docx, check);
     case 'writer.paragraph_count': {
       const n = paragraphs(body).filter((r) => !r.inTable && paragraphText(r.p).trim() !== '').length;
       return { pass: countOk(n, check), observed: { paragraphs: n } };
