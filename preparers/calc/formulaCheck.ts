@@ -59,3 +59,29 @@ export function probeFormula(ws: ExcelJS.Worksheet, check: FormulaCheck): ProbeR
     },
   };
 }
+
+/** Every cell of the range holds a formula that reads some cell (and calls `function`, when given). */
+export function probeFormulaRange(
+  ws: ExcelJS.Worksheet,
+  check: Extract<CalcCheck, { kind: 'calc.formula_range' }>,
+): ProbeResult {
+  const bad: unknown[] = [];
+  let n = 0;
+  for (const { row, col } of cellsOf(parseRange(check.range))) {
+    n++;
+    const cell = ws.getCell(row, col);
+    const formula = formulaOf(cell);
+    let ok = false;
+    try {
+      ok =
+        formula !== undefined &&
+        precedents(formula, ws.name).length > 0 &&
+        (check.function === undefined || functionsCalled(formula).includes(check.function));
+    } catch {
+      ok = false;
+    }
+    if (!ok && bad.length < 8) bad.push({ cell: cell.address, formula: formula ?? null, value: cellValue(cell) });
+    if (!ok && bad.length >= 8) break;
+  }
+  return { pass: bad.length === 0, observed: bad.length === 0 ? { formulas: n } : { notFormulas: bad } };
+}

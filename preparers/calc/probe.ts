@@ -3,7 +3,8 @@ import JSZip from 'jszip';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, cellsOf, colToNum, parseRange, type Range, splitSheetRef } from './a1.ts';
 import { readCharts } from './charts.ts';
-import { probeFormula } from './formulaCheck.ts';
+import { probeConditionalFormat } from './conditionalCheck.ts';
+import { probeFormula, probeFormulaRange } from './formulaCheck.ts';
 import { probeUnchanged } from './invariants.ts';
 import type { CalcCheck } from './schema.ts';
 import { fillOf, formatCategory } from './styles.ts';
@@ -244,21 +245,10 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
         );
       return verdict(ok, { values: actual.slice(0, 50) });
     }
-    case 'calc.conditional_format': {
-      const xml = (await sheetXml(zip, ws.name)) ?? '';
-      const root = parseXml(xml);
-      const ranges = [
-        ...findAll(root, 'conditionalFormatting').map(
-          (n) => attr(n, 'sqref') ?? text(findAll(n, 'sqref')[0]),
-        ),
-      ].filter((s) => s !== '');
-      const want = check.range;
-      const ok =
-        want === undefined
-          ? ranges.length > 0
-          : ranges.some((s) => s.split(/\s+/).some((p) => sameRange(p, want)));
-      return verdict(ok, { ranges });
-    }
+    case 'calc.conditional_format':
+      return probeConditionalFormat(zip, ws.name, check, await sheetXml(zip, ws.name));
+    case 'calc.formula_range':
+      return probeFormulaRange(ws, check);
     case 'calc.autofilter': {
       const xml = (await sheetXml(zip, ws.name)) ?? '';
       const ref = /<autoFilter\b[^>]*\bref="([^"]+)"/.exec(xml)?.[1];

@@ -498,8 +498,29 @@ export const calcCheckSchema = z
         kind: z.literal('calc.conditional_format'),
         ...on,
         range: rangeRef.optional().describe('A rule covers exactly this range; any rule when omitted.'),
+        operator: conditionalRule.shape.operator.optional().describe('That rule compares with this operator.'),
+        values: z
+          .array(z.union([z.number(), z.string()]))
+          .min(1)
+          .max(2)
+          .optional()
+          .describe('…against these values (numbers compared numerically).'),
+        fill: hexColor.optional().describe('…and fills matching cells with this colour.'),
       })
       .strict(),
+    z
+      .object({
+        kind: z.literal('calc.formula_range'),
+        ...on,
+        range: rangeRef,
+        function: z
+          .string()
+          .regex(/^[A-Z][A-Z0-9.]*$/)
+          .optional()
+          .describe('A function every formula must call; only when the instruction names it.'),
+      })
+      .strict()
+      .describe('Every cell of the range holds a formula that reads at least one cell (no typed values).'),
     z
       .object({
         kind: z.literal('calc.autofilter'),
