@@ -67,7 +67,8 @@ export async function probeConditionalFormat(
     (check.range === undefined || r.ranges.some((s) => sameRange(s, check.range!))) &&
     (check.operator === undefined || r.operator === check.operator) &&
     (check.values === undefined ||
-      (r.values.length === check.values.length && check.values.every((v, i) => sameValue(r.values[i]!, v)))) &&
+      (r.values.length === check.values.length &&
+        check.values.every((v, i) => sameValue(r.values[i]!, v)))) &&
     (check.fill === undefined || r.fill === check.fill.replace('#', '').toUpperCase());
   return { pass: rules.some(fits), observed: { rules: rules.slice(0, 6) } };
 }

@@ -80,7 +80,8 @@ export function probeFormulaRange(
     } catch {
       ok = false;
     }
-    if (!ok && bad.length < 8) bad.push({ cell: cell.address, formula: formula ?? null, value: cellValue(cell) });
+    if (!ok && bad.length < 8)
+      bad.push({ cell: cell.address, formula: formula ?? null, value: cellValue(cell) });
     if (!ok && bad.length >= 8) break;
   }
   return { pass: bad.length === 0, observed: bad.length === 0 ? { formulas: n } : { notFormulas: bad } };

@@ -498,7 +498,9 @@ export const calcCheckSchema = z
         kind: z.literal('calc.conditional_format'),
         ...on,
         range: rangeRef.optional().describe('A rule covers exactly this range; any rule when omitted.'),
-        operator: conditionalRule.shape.operator.optional().describe('That rule compares with this operator.'),
+        operator: conditionalRule.shape.operator
+          .optional()
+          .describe('That rule compares with this operator.'),
         values: z
           .array(z.union([z.number(), z.string()]))
           .min(1)

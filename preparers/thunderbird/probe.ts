@@ -11,6 +11,8 @@ import type { ThunderbirdCheck } from './schema.ts';
 import { matches, subjects } from './select.ts';
 import { lookupTag, tagNames } from './tags.ts';
 
+const digits = (phone: string) => phone.replace(/[^0-9+]/g, '');
+
 type Check<K extends ThunderbirdCheck['kind']> = Extract<ThunderbirdCheck, { kind: K }>;
 
 function folderProbe(
@@ -145,9 +147,17 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
       const pass = contacts.some(
         (c) =>
           (check.email === undefined || c.email.toLowerCase() === check.email.toLowerCase()) &&
-          (check.name === undefined || c.name.trim().toLowerCase() === check.name.trim().toLowerCase()),
+          (check.name === undefined || c.name.trim().toLowerCase() === check.name.trim().toLowerCase()) &&
+          (check.phone === undefined || c.phones.some((p) => digits(p) === digits(check.phone!))),
       );
-      return { pass, observed: { contacts: contacts.slice(0, 30).map((c) => `${c.name} <${c.email}>`) } };
+      return {
+        pass,
+        observed: {
+          contacts: contacts
+            .slice(0, 30)
+            .map((c) => `${c.name} <${c.email}>${c.phones.length ? ` ${c.phones.join(', ')}` : ''}`),
+        },
+      };
     }
     case 'thunderbird.draft': {
       const folder = profile.folder('Drafts');

@@ -378,6 +378,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
       kind: z.literal('thunderbird.contact_exists'),
       email: email.optional(),
       name: z.string().optional().describe('Display name, case-insensitive.'),
+      phone: z
+        .string()
+        .optional()
+        .describe('A phone number of the card, compared by its digits (spaces, dashes, brackets ignored).'),
     })
     .refine((c) => c.email !== undefined || c.name !== undefined, { message: 'give email, name or both' })
     .describe('The address book has a card with this e-mail and/or name.'),
