@@ -229,6 +229,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       params: ctx.params as Record<string, unknown>,
       artifacts,
       setup: setupStepsFor(state, artifacts, manifest, spec.launch),
+      ...(state.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
       rubric: { checks: state.checks, items: state.items },
       oracle: { edits: state.edits },
       provenance: {
