@@ -141,6 +141,17 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
           if (!info || (check.listType && info.type !== check.listType)) pass = false;
         }
       }
+      if (check.ordered || check.after !== undefined) {
+        // Positions among the non-empty paragraphs: items one after another, after the lead-in.
+        const texts = paragraphs(body)
+          .map((r) => paragraphText(r.p))
+          .filter((t) => t.trim() !== '');
+        const at = check.paragraphs.map((m) => texts.findIndex((t) => t.includes(m)));
+        const consecutive = at.every((p, i) => p >= 0 && (i === 0 || p === at[i - 1]! + 1));
+        if (check.ordered && !consecutive) pass = false;
+        if (check.after !== undefined && !(at[0]! > 0 && texts[at[0]! - 1]!.includes(check.after))) pass = false;
+        return { pass, observed: { ...observed, positions: at.map((p) => p + 1) } };
+      }
       return { pass, observed };
     }
     case 'writer.table': {

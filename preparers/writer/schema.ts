@@ -292,6 +292,13 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .enum(['bullet', 'numbered'])
         .optional()
         .describe('Required list kind; omit to accept either.'),
+      ordered: z
+        .boolean()
+        .default(false)
+        .describe('The items are consecutive paragraphs, in exactly this order (one list, nothing between).'),
+      after: match
+        .optional()
+        .describe('The first item comes right after the (non-empty) paragraph containing this text.'),
     })
     .describe('Every listed paragraph is a list item (bulleted or numbered per numbering definitions).'),
   z
