@@ -168,6 +168,19 @@ export const skillSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs at least one prepare node' });
     if (!spec.nodes.some((n) => 'solve' in n))
       ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs a solve node (the oracle)' });
+    const kinds = JSON.stringify(spec.rubric.checks);
+    if (spec.expected === 'infeasible' && !kinds.includes('os.reported_infeasible'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rubric', 'checks'],
+        message: 'an infeasible skill checks that the agent reported it (kind os.reported_infeasible)',
+      });
+    if (spec.expected === 'infeasible' && spec.rubric.invariants?.off !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rubric', 'invariants'],
+        message: 'an infeasible skill must keep its invariants: the right outcome changes nothing',
+      });
     for (const app of new Set(prepared)) {
       if (!spec.apps.includes(app))
         ctx.addIssue({
