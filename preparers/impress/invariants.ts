@@ -16,7 +16,8 @@ import { FontResolver } from './fonts.ts';
 /**
  * "Nothing else changed" in a deck. A slide's snapshot is what a viewer sees: title, body text,
  * notes, pictures and tables, and the fonts of the title and body runs (each distinct
- * "font/size/b/i/colour" once, sorted). The check `impress.unchanged` gives the deck's slide
+ * "font/size/b/i/colour" once, sorted; black and the
+ * inherited colour are one, as LibreOffice writes the inherited black explicitly). The check `impress.unchanged` gives the deck's slide
  * count and, for each slide the oracle kept (at its position in the solved deck), every field the
  * oracle left as it was; a field the task changes (the body font of the target slide) is omitted.
  */
@@ -40,7 +41,7 @@ async function fontsOf(deck: Deck, ref: Deck['slides'][number], role: 'title' | 
         if ((r.first('a:t')?.text() ?? '').trim() === '') continue;
         const f = resolver.effective(shape, p, r);
         seen.add(
-          `${(f.font ?? '').toLowerCase()}/${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.color ?? ''}`,
+          `${(f.font ?? '').toLowerCase()}/${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.color === undefined || f.color === '000000' ? '' : f.color}`,
         );
       }
     }

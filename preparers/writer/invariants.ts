@@ -26,7 +26,10 @@ export interface ParagraphSnap {
   align: string;
   spacing: number | string;
   list: string;
-  /** Each distinct character format of its text runs once, sorted: "font/size/b/i/u/colour". */
+  /**
+   * Each distinct character format of its text runs once, sorted: "size/b/i/u/colour". The font
+   * family is left out: LibreOffice writes the default family explicitly where Word inherits it.
+   */
   runs: string;
 }
 
@@ -66,7 +69,7 @@ async function snapDoc(docx: Docx): Promise<DocSnap> {
         ...new Set(
           formats.map(
             (f) =>
-              `${(f.font ?? '').toLowerCase()}/${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.underline ? 'u' : ''}/${f.color ?? ''}`,
+              `${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.underline ? 'u' : ''}/${f.color ?? ''}`,
           ),
         ),
       ]

@@ -339,7 +339,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
             align: z.string(),
             spacing: z.union([z.number(), z.string()]),
             list: z.string(),
-            runs: z.string().describe('Distinct run formats "font/size/b/i/u/colour", sorted, ";"-joined.'),
+            runs: z.string().describe('Distinct run formats "size/b/i/u/colour", sorted, ";"-joined.'),
           }),
         )
         .describe('Body paragraphs (outside tables, non-empty) that must appear in this order, unchanged.'),
