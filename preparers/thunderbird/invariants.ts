@@ -65,15 +65,21 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
       folders: before.folders.filter((f) => after.folders.includes(f)),
       contacts: before.contacts.filter((c) => after.contacts.includes(c)),
       filters: before.filters.filter((f) => after.filters.includes(f)),
+      // When the task creates no folder, a new one is collateral too.
+      exactFolders: JSON.stringify(before.folders) === JSON.stringify(after.folders),
     },
   ];
 }
 
 /**
  * `thunderbird.unchanged`: each listed message is live in the listed folder with exactly that
- * read / flagged state and those tag keys; each listed folder, contact e-mail and filter name exists.
+ * read / flagged state and those tag keys; each listed folder, contact e-mail and filter name exists;
+ * with `exactFolders`, no other folder exists.
  */
-export function probeProfileUnchanged(files: FileMap, check: ProfileSnap): ProbeResult {
+export function probeProfileUnchanged(
+  files: FileMap,
+  check: ProfileSnap & { exactFolders?: boolean },
+): ProbeResult {
   const now = snapProfile(files);
   const problems: unknown[] = [];
   let changed = 0;
@@ -87,6 +93,7 @@ export function probeProfileUnchanged(files: FileMap, check: ProfileSnap): Probe
     folders: check.folders.filter((f) => !now.folders.includes(f)),
     contacts: check.contacts.filter((c) => !now.contacts.includes(c)),
     filters: check.filters.filter((f) => !now.filters.includes(f)),
+    newFolders: check.exactFolders ? now.folders.filter((f) => !check.folders.includes(f)) : [],
   };
   const pass = changed === 0 && Object.values(lost).every((l) => l.length === 0);
   return {

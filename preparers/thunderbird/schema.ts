@@ -409,6 +409,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
       folders: z.array(folderPath),
       contacts: z.array(z.string()).describe('Address-book e-mails, lower-case.'),
       filters: z.array(z.string()).describe('Filter names.'),
+      exactFolders: z.boolean().default(false).describe('No folder besides the listed ones exists.'),
     })
     .describe('Invariant: messages, folders, contacts and filters the task does not name are as they were.'),
   z
