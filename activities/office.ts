@@ -1,4 +1,5 @@
 import { CALC_CHECKS_LOST_IN_HEADLESS_SAVE } from '../preparers/calc/index.ts';
+import { IMPRESS_CHECKS_LOST_IN_HEADLESS_SAVE } from '../preparers/impress/index.ts';
 import { officeFormatOf, roundTripOfficeSettled } from '../preparers/office/index.ts';
 import type { FileMap } from '../preparers/types.ts';
 import type { ActivityDeps } from './deps.ts';
@@ -12,7 +13,10 @@ import type { StepResult, TaskRef } from './types.ts';
  * files are saved through the real LibreOffice (batched with other tasks' files into one soffice
  * call) and every check must give the same verdict on the saved files as before.
  */
-const lostInHeadlessSave = new Set<string>(CALC_CHECKS_LOST_IN_HEADLESS_SAVE);
+const lostInHeadlessSave = new Set<string>([
+  ...CALC_CHECKS_LOST_IN_HEADLESS_SAVE,
+  ...IMPRESS_CHECKS_LOST_IN_HEADLESS_SAVE,
+]);
 
 export function createOfficeActivities(deps: ActivityDeps) {
   async function officeVerify(task: TaskRef): Promise<StepResult> {

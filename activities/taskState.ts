@@ -16,8 +16,10 @@ export interface StoredFile {
  */
 export interface TaskState {
   instruction: string;
-  items: { text: string; weight: number }[];
+  items: { text: string; weight: number; checks?: number[] }[];
   checks: { kind: string; file?: string }[];
+  /** `infeasible`: the right outcome is to change nothing and say the task cannot be done. */
+  expected?: 'feasible' | 'infeasible';
   edits: { op: string }[];
   prepares: { app: AppId; target: string; open: boolean }[];
   initial: Record<string, StoredFile>;

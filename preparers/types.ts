@@ -36,6 +36,17 @@ export interface Preparer<
   apply(files: FileMap, edits: Edit[]): Promise<FileMap>;
   probe(files: FileMap, check: Check): Promise<ProbeResult>;
   /**
+   * "Nothing else changed": checks (of this app's own kinds) that pin everything the oracle left
+   * alone in `files` (this app's files of the task) to its initial state. The oracle's solved
+   * state passes them by construction; collateral damage fails them.
+   */
+  invariants(initial: FileMap, solved: FileMap, files: string[]): Promise<Check[]>;
+  /**
+   * The careless bulk version of the oracle's edits (mark the whole folder read, format the
+   * whole column, restyle every slide), or undefined when no edit has a bulk form.
+   */
+  bulk(edits: Edit[]): Edit[] | undefined;
+  /**
    * This app's part of the portable in-VM checker (preparers/checker/): a standard-library Python
    * file registering one `@kind('<app>.…')` function per check kind, with the same verdicts as `probe`.
    */

@@ -34,6 +34,14 @@ export const llmNodeSchema = z
 
 const templated = z.unknown().describe('a value whose strings may hold {{ … }} templates');
 
+/** A named wrong solution, in the oracle's edit language; `[]` edits is "did nothing". */
+export const wrongSolutionSchema = z
+  .object({
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'wrong-solution names are lowercase words with dashes'),
+    edits: z.array(templated).describe('edits applied to the initial state, in order'),
+  })
+  .strict();
+
 export const nodeSchema = z.union([
   z.object({ id: nodeId, llm: llmNodeSchema }).strict(),
   z.object({ id: nodeId, generate: generateSpecSchema }).strict(),
@@ -54,19 +62,74 @@ export const nodeSchema = z.union([
     })
     .strict(),
   z
-    .object({ id: nodeId, solve: z.array(templated).min(1).describe('oracle edits, applied in order') })
+    .object({
+      id: nodeId,
+      solve: z.array(templated).min(1).describe('oracle edits, applied in order'),
+      wrong: z
+        .array(wrongSolutionSchema)
+        .default([])
+        .describe('plausible wrong solutions: each, applied to the initial state, must fail the rubric'),
+    })
     .strict(),
 ]);
 export type SkillNode = z.infer<typeof nodeSchema>;
 
+/**
+ * A rubric item is a promise in plain language; `checks` names the 0-based indices of the
+ * `checks` entries that keep it, so no promise goes unchecked.
+ */
+export const rubricItemSchema = z
+  .object({
+    text: z.string().min(1),
+    weight: z.number().positive().default(1),
+    checks: z
+      .array(z.union([z.number().int().min(0), z.literal('invariants')]))
+      .min(1, 'an item names at least one check that backs it')
+      .describe('0-based indices into checks; "invariants": the derived "nothing else changed" checks'),
+  })
+  .strict();
+
 export const rubricSchema = z
   .object({
     checks: z.array(templated).min(1),
-    items: z
-      .array(z.union([z.string(), z.object({ text: z.string(), weight: z.number().positive() }).strict()]))
-      .min(1),
+    items: z.array(rubricItemSchema).min(1),
+    invariants: z
+      .object({ off: z.string().min(10).describe('why this skill cannot keep everything else unchanged') })
+      .strict()
+      .optional()
+      .describe('"nothing else changed" checks are derived for every task unless turned off, with a reason'),
+    generic_ok: z
+      .array(
+        z
+          .object({
+            name: z.enum(['bulk-everything', 'save-unchanged']),
+            reason: z.string().min(10).describe('why this generic wrong solution is a right one here'),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe('generic wrong solutions that are in fact right for this skill, each with the reason'),
   })
-  .strict();
+  .strict()
+  .superRefine((rubric, ctx) => {
+    rubric.items.forEach((item, i) => {
+      item.checks.forEach((c, j) => {
+        if (c === 'invariants') {
+          if (rubric.invariants?.off !== undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['items', i, 'checks', j],
+              message: `item "${item.text.slice(0, 60)}" relies on the invariants, which this rubric turns off`,
+            });
+        } else if (c >= rubric.checks.length)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['items', i, 'checks', j],
+            message: `item "${item.text.slice(0, 60)}" names check ${c}, but there are ${rubric.checks.length} checks (0-based)`,
+          });
+      });
+    });
+  });
 
 export const skillSpecSchema = z
   .object({
@@ -87,6 +150,10 @@ export const skillSpecSchema = z
       .describe('template producing the final instruction, e.g. {{instruction.text}}'),
     rubric: rubricSchema,
     launch: z.array(z.array(z.string())).default([]).describe('extra programs to launch at setup'),
+    expected: z
+      .enum(['feasible', 'infeasible'])
+      .default('feasible')
+      .describe('infeasible: the right outcome is to change nothing and report that the task cannot be done'),
   })
   .strict()
   .superRefine((spec, ctx) => {
@@ -101,6 +168,19 @@ export const skillSpecSchema = z
       ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs at least one prepare node' });
     if (!spec.nodes.some((n) => 'solve' in n))
       ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs a solve node (the oracle)' });
+    const kinds = JSON.stringify(spec.rubric.checks);
+    if (spec.expected === 'infeasible' && !kinds.includes('os.reported_infeasible'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rubric', 'checks'],
+        message: 'an infeasible skill checks that the agent reported it (kind os.reported_infeasible)',
+      });
+    if (spec.expected === 'infeasible' && spec.rubric.invariants?.off !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['rubric', 'invariants'],
+        message: 'an infeasible skill must keep its invariants: the right outcome changes nothing',
+      });
     for (const app of new Set(prepared)) {
       if (!spec.apps.includes(app))
         ctx.addIssue({

@@ -70,9 +70,23 @@ export const taskPackageInputSchema = z.strictObject({
   params: z.record(z.string(), z.unknown()),
   artifacts: z.array(artifactSchema).min(1),
   setup: z.array(setupStepSchema).min(1),
+  /**
+   * `infeasible`: the right outcome is to change nothing and report that the task cannot be done
+   * (an OSWorld export uses OSWorld's `infeasible` evaluator). Absent means feasible.
+   */
+  expected: z.enum(['feasible', 'infeasible']).optional(),
   rubric: z.strictObject({
     checks: z.array(rubricCheckSchema).min(1),
-    items: z.array(z.strictObject({ text: z.string().min(1), weight: z.number().positive() })),
+    items: z.array(
+      z.strictObject({
+        text: z.string().min(1),
+        weight: z.number().positive(),
+        checks: z
+          .array(z.number().int().min(0))
+          .optional()
+          .describe('0-based indices of the checks that keep this promise'),
+      }),
+    ),
   }),
   oracle: z.strictObject({ edits: z.array(z.looseObject({ op: z.string().min(1) })) }),
   provenance: z.strictObject({

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { createLlmStageActivities } from '../../activities/llmStage.ts';
 import { createOfficeActivities } from '../../activities/office.ts';
-import { createPrepareActivities } from '../../activities/prepare.ts';
+import { createPrepareActivities, type RubricStats } from '../../activities/prepare.ts';
 import { createRoundActivities } from '../../activities/round.ts';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
 import type { TaskOutcome } from '../../activities/types.ts';
@@ -18,6 +18,8 @@ export interface DryRunTask {
   node: string | null;
   detail: string | null;
   instruction: string | null;
+  /** Each wrong solution tried on the task and whether the rubric rejected it (killed). */
+  wrong: { name: string; generic: boolean; killed: boolean; failing: string[] }[];
 }
 
 export interface DryRunResult {
@@ -96,6 +98,7 @@ export async function dryRunSpec(
       node: row.rejectNode,
       detail: row.rejectDetail,
       instruction: row.instruction,
+      wrong: ((row.rubricStats as RubricStats | null)?.wrong ?? []).map((w) => ({ ...w })),
     });
   }
   const passed = results.every((r) => r.outcome === 'accepted');

@@ -69,6 +69,10 @@ export function register(program: Command): void {
           process.stdout.write(`${t.outcome.padEnd(9)} ${t.taskId}  ${t.instruction ?? ''}\n`);
           if (t.outcome !== 'accepted')
             process.stdout.write(`          ${t.reason} at ${t.node}: ${t.detail}\n`);
+          for (const w of t.wrong) {
+            const verdict = w.killed ? `rejected (failed: ${w.failing.join(', ')})` : 'PASSES THE RUBRIC';
+            process.stdout.write(`          wrong ${w.generic ? '(generic) ' : ''}${w.name}: ${verdict}\n`);
+          }
         }
         if (!r.passed) throw new Error(`${spec.id}: not every task was accepted (round ${r.roundId})`);
         process.stdout.write(

@@ -95,6 +95,12 @@ export const tasks = pgTable(
     packageKey: text('package_key'),
     costUsd: doublePrecision('cost_usd').notNull().default(0),
     tokens: integer('tokens').notNull().default(0),
+    /**
+     * What the verification proved about the rubric: wrong solutions tried and killed (each by
+     * name), checks in all and of them "nothing else changed" invariants, and whether the task
+     * is meant to be declined. Written by the prepare stage; `forge report rubric` reads it.
+     */
+    rubricStats: jsonb('rubric_stats'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },

@@ -17,7 +17,13 @@ export class FormulaError {
 }
 
 /** Reads a cell's current value (its cached result when it is a formula). */
-export type CellReader = (sheet: string, cell: Cell) => Scalar | FormulaError;
+export type CellReader = ((sheet: string, cell: Cell) => Scalar | FormulaError) & {
+  /** The last used row of a sheet, so whole-column references ("B:B") read only used rows. */
+  lastRow?: (sheet: string) => number;
+};
+
+/** The row count of a whole-column reference: the sheet's full height. */
+export const WHOLE_COLUMN_ROWS = 1_048_576;
 
 type Token =
   | { t: 'num'; v: number }
@@ -27,7 +33,7 @@ type Token =
   | { t: 'fn'; v: string }
   | { t: 'op'; v: string };
 
-const REF = String.raw`\$?[A-Z]{1,3}\$?[0-9]+(?::\$?[A-Z]{1,3}\$?[0-9]+)?`;
+const REF = String.raw`(?:\$?[A-Z]{1,3}\$?[0-9]+(?::\$?[A-Z]{1,3}\$?[0-9]+)?|\$?[A-Z]{1,3}:\$?[A-Z]{1,3})`;
 const TOKEN = new RegExp(
   String.raw`\s*(?:(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+)|"((?:[^"]|"")*)"|(?:'((?:[^']|'')+)'|([A-Za-z_][A-Za-z0-9_.]*))!(${REF})|(${REF})(?![A-Za-z0-9_(])|(TRUE|FALSE)(?![A-Za-z0-9_(])|([A-Za-z_][A-Za-z0-9_.]*)\s*\(|(<>|<=|>=|[-+*/^&%=<>(),:;]))`,
   'iy',
@@ -75,6 +81,47 @@ const PREC: Record<string, number> = {
   '^': 5,
 };
 
+/** A1 range of a reference token; "B:D" spans whole columns. */
+function refRange(ref: string): Range {
+  const bare = ref.replace(/\$/g, '');
+  const cols = /^([A-Z]{1,3}):([A-Z]{1,3})$/i.exec(bare);
+  if (!cols) return parseRange(bare);
+  const r = parseRange(`${cols[1]}1:${cols[2]}1`);
+  return { ...r, top: 1, bottom: WHOLE_COLUMN_ROWS };
+}
+
+/** The ranges a formula reads (its direct precedents), with the sheet each is on. */
+export function precedents(formula: string, sheet: string): { sheet: string; range: Range }[] {
+  const out: { sheet: string; range: Range }[] = [];
+  const walk = (n: Node) => {
+    if (n.k === 'ref') out.push({ sheet: n.sheet ?? sheet, range: n.range });
+    else if (n.k === 'un') walk(n.a);
+    else if (n.k === 'bin') {
+      walk(n.a);
+      walk(n.b);
+    } else if (n.k === 'call') n.args.forEach(walk);
+  };
+  walk(parseFormula(formula));
+  return out;
+}
+
+/** The functions a formula calls, upper-case. */
+export function functionsCalled(formula: string): string[] {
+  const out: string[] = [];
+  const walk = (n: Node) => {
+    if (n.k === 'un') walk(n.a);
+    else if (n.k === 'bin') {
+      walk(n.a);
+      walk(n.b);
+    } else if (n.k === 'call') {
+      out.push(n.fn);
+      n.args.forEach(walk);
+    }
+  };
+  walk(parseFormula(formula));
+  return out;
+}
+
 export function parseFormula(formula: string): Node {
   const toks = tokenize(formula);
   let i = 0;
@@ -90,7 +137,7 @@ export function parseFormula(formula: string): Node {
     if (t.t === 'num') node = { k: 'lit', v: t.v };
     else if (t.t === 'str') node = { k: 'lit', v: t.v };
     else if (t.t === 'bool') node = { k: 'lit', v: t.v };
-    else if (t.t === 'ref') node = { k: 'ref', sheet: t.sheet, range: parseRange(t.ref.replace(/\$/g, '')) };
+    else if (t.t === 'ref') node = { k: 'ref', sheet: t.sheet, range: refRange(t.ref) };
     else if (t.t === 'fn') {
       const args: Node[] = [];
       if (!(peek()?.t === 'op' && (peek() as { v: string }).v === ')')) {
@@ -217,6 +264,15 @@ function round(x: number, digits: number, mode: 'near' | 'up' | 'down'): number 
   return (Math.sign(x) * r) / f;
 }
 
+const SUBTOTAL_FUNCTIONS: Record<number, string> = {
+  1: 'AVERAGE',
+  2: 'COUNT',
+  3: 'COUNTA',
+  4: 'MAX',
+  5: 'MIN',
+  9: 'SUM',
+};
+
 export function evaluate(formula: string, sheet: string, read: CellReader): Scalar | FormulaError {
   const ev = (n: Node): Value => {
     switch (n.k) {
@@ -225,7 +281,11 @@ export function evaluate(formula: string, sheet: string, read: CellReader): Scal
       case 'ref': {
         const s = n.sheet ?? sheet;
         const rows: Scalar[][] = [];
-        for (let r = n.range.top; r <= n.range.bottom; r++) {
+        const bottom =
+          n.range.bottom === WHOLE_COLUMN_ROWS
+            ? Math.min(WHOLE_COLUMN_ROWS, read.lastRow?.(s) ?? 10_000)
+            : n.range.bottom;
+        for (let r = n.range.top; r <= bottom; r++) {
           const row: Scalar[] = [];
           for (let c = n.range.left; c <= n.range.right; c++) {
             const v = read(s, { row: r, col: c });
@@ -283,6 +343,13 @@ export function evaluate(formula: string, sheet: string, read: CellReader): Scal
     const arg = (i: number): Value => (args[i] ? ev(args[i]) : null);
     const numArg = (i: number, dflt = 0): number | FormulaError => (args[i] ? num(ev(args[i])) : dflt);
     switch (fn) {
+      case 'SUBTOTAL': {
+        // The visible-rows variants (101…) equal the plain ones here: the evaluator sees no hidden rows.
+        const code = numArg(0);
+        if (isErr(code)) return code;
+        const name = SUBTOTAL_FUNCTIONS[code % 100];
+        return name ? call(name, args.slice(1)) : new FormulaError('#VALUE!');
+      }
       case 'SUM':
       case 'AVERAGE':
       case 'MIN':

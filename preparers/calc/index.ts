@@ -1,6 +1,8 @@
 import type { Preparer } from '../types.ts';
+import { cellName, parseRange } from './a1.ts';
 import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
+import { calcInvariants } from './invariants.ts';
 import { calcOsworld } from './osworld.ts';
 import { probeCalc } from './probe.ts';
 import {
@@ -46,4 +48,21 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   probe(files, check) {
     return probeCalc(files, calcCheckSchema.parse(check));
   },
+  async invariants(initial, solved, files) {
+    return (await calcInvariants(initial, solved, files)).map((c) => calcCheckSchema.parse(c));
+  },
+  bulk: bulkCalc,
 };
+
+/** Formatting applied to whole columns, header and a margin below the table included. */
+function bulkCalc(edits: CalcEdit[]): CalcEdit[] | undefined {
+  let widened = false;
+  const out = edits.map((e) => {
+    if (e.op !== 'calc.set_number_format' && e.op !== 'calc.set_style' && e.op !== 'calc.conditional_format')
+      return e;
+    const r = parseRange(e.range);
+    widened = true;
+    return { ...e, range: `${cellName(1, r.left)}:${cellName(r.bottom + 10, r.right)}` };
+  });
+  return widened ? out : undefined;
+}

@@ -3,6 +3,9 @@ import JSZip from 'jszip';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, cellsOf, colToNum, parseRange, type Range, splitSheetRef } from './a1.ts';
 import { readCharts } from './charts.ts';
+import { probeConditionalFormat } from './conditionalCheck.ts';
+import { probeFormula, probeFormulaRange } from './formulaCheck.ts';
+import { probeUnchanged } from './invariants.ts';
 import type { CalcCheck } from './schema.ts';
 import { fillOf, formatCategory } from './styles.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
@@ -111,11 +114,10 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       if (check.matches !== undefined) return verdict(new RegExp(check.matches).test(display(actual)), seen);
       return verdict(valuesEqual(actual, check.value ?? null, check.tolerance ?? 0), seen);
     }
-    case 'calc.formula': {
-      const formula = formulaOf(ws.getCell(check.cell));
-      if (formula === undefined) return fail({ formula: null, value: cellValue(ws.getCell(check.cell)) });
-      return verdict(new RegExp(check.matches, 'i').test(formula), { formula });
-    }
+    case 'calc.formula':
+      return probeFormula(ws, check);
+    case 'calc.unchanged':
+      return probeUnchanged(ws, check);
     case 'calc.range_sorted': {
       const r = parseRange(check.range);
       const col = colToNum(check.column) - r.left;
@@ -243,21 +245,10 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
         );
       return verdict(ok, { values: actual.slice(0, 50) });
     }
-    case 'calc.conditional_format': {
-      const xml = (await sheetXml(zip, ws.name)) ?? '';
-      const root = parseXml(xml);
-      const ranges = [
-        ...findAll(root, 'conditionalFormatting').map(
-          (n) => attr(n, 'sqref') ?? text(findAll(n, 'sqref')[0]),
-        ),
-      ].filter((s) => s !== '');
-      const want = check.range;
-      const ok =
-        want === undefined
-          ? ranges.length > 0
-          : ranges.some((s) => s.split(/\s+/).some((p) => sameRange(p, want)));
-      return verdict(ok, { ranges });
-    }
+    case 'calc.conditional_format':
+      return probeConditionalFormat(zip, ws.name, check, await sheetXml(zip, ws.name));
+    case 'calc.formula_range':
+      return probeFormulaRange(ws, check);
     case 'calc.autofilter': {
       const xml = (await sheetXml(zip, ws.name)) ?? '';
       const ref = /<autoFilter\b[^>]*\bref="([^"]+)"/.exec(xml)?.[1];

@@ -372,12 +372,30 @@ export const calcCheckSchema = z
         kind: z.literal('calc.formula'),
         ...on,
         cell: cellRef,
+        covers: z
+          .array(z.string().min(1).max(200))
+          .min(1)
+          .optional()
+          .describe(
+            'Ranges ("B2:B21", "Data!B2:B21") every cell of which the formula must reference (its precedents); a formula of constants only fails.',
+          ),
+        function: z
+          .string()
+          .regex(/^[A-Z][A-Z0-9.]*$/)
+          .optional()
+          .describe('A function the formula must call; only when the instruction names it.'),
         matches: z
           .string()
           .max(1000)
-          .describe('Case-insensitive regex over the formula without "=", e.g. "^SUM\\(".'),
+          .optional()
+          .describe('Case-insensitive regex over the formula without "=" (spelling; prefer covers).'),
       })
-      .strict(),
+      .strict()
+      .refine(
+        (c) => c.covers !== undefined || c.function !== undefined || c.matches !== undefined,
+        'give covers, function or matches',
+      )
+      .describe('The cell holds a formula (not a typed value) with these precedents / function.'),
     z
       .object({
         kind: z.literal('calc.sheet_exists'),
@@ -480,8 +498,31 @@ export const calcCheckSchema = z
         kind: z.literal('calc.conditional_format'),
         ...on,
         range: rangeRef.optional().describe('A rule covers exactly this range; any rule when omitted.'),
+        operator: conditionalRule.shape.operator
+          .optional()
+          .describe('That rule compares with this operator.'),
+        values: z
+          .array(z.union([z.number(), z.string()]))
+          .min(1)
+          .max(2)
+          .optional()
+          .describe('…against these values (numbers compared numerically).'),
+        fill: hexColor.optional().describe('…and fills matching cells with this colour.'),
       })
       .strict(),
+    z
+      .object({
+        kind: z.literal('calc.formula_range'),
+        ...on,
+        range: rangeRef,
+        function: z
+          .string()
+          .regex(/^[A-Z][A-Z0-9.]*$/)
+          .optional()
+          .describe('A function every formula must call; only when the instruction names it.'),
+      })
+      .strict()
+      .describe('Every cell of the range holds a formula that reads at least one cell (no typed values).'),
     z
       .object({
         kind: z.literal('calc.autofilter'),
@@ -498,6 +539,31 @@ export const calcCheckSchema = z
       })
       .strict(),
     z.object({ kind: z.literal('calc.merged'), ...on, range: rangeRef }).strict(),
+    z
+      .object({
+        kind: z.literal('calc.unchanged'),
+        ...on,
+        cells: z
+          .record(
+            z.string().regex(/^[A-Z]{1,3}[0-9]+$/),
+            z
+              .object({
+                v: cellValue.nullable(),
+                fmt: z.string().optional(),
+                bold: z.literal(true).optional(),
+                italic: z.literal(true).optional(),
+                fill: z.string().optional(),
+              })
+              .strict(),
+          )
+          .describe('Cells that must show exactly this: value, number-format category, bold, italic, fill.'),
+        except: z
+          .array(z.string().regex(/^[A-Z]{1,3}[0-9]+$/))
+          .default([])
+          .describe('Cells the task may change; any other non-empty cell not listed fails.'),
+      })
+      .strict()
+      .describe('Invariant: nothing on the sheet changed outside the edit region.'),
   ])
   .describe('A rubric check on a workbook.');
 export type CalcCheck = z.infer<typeof calcCheckSchema>;

@@ -128,6 +128,7 @@ export function recalculate(wb: ExcelJS.Workbook, pinned: Set<string> = new Set(
     memo.set(key, v);
     return v;
   };
+  read.lastRow = (sheetName: string) => findSheet(wb, sheetName)?.rowCount ?? 0;
   for (const ws of wb.worksheets) {
     ws.eachRow({ includeEmpty: false }, (row) => {
       row.eachCell({ includeEmpty: false }, (cell) => {

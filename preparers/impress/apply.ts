@@ -173,6 +173,19 @@ async function setNotes(deck: Deck, ref: SlideRef, text: string): Promise<void> 
 
 async function applyOne(deck: Deck, edit: ImpressEdit): Promise<void> {
   if (edit.op === 'impress.add_slide') return addSlide(deck, edit);
+  if (edit.op === 'impress.set_font_all') {
+    const { op: _o, file: _f, target, ...font } = edit;
+    const roles: Role[] = target === 'all' ? ['title', 'body'] : [target];
+    for (const ref of deck.slides) {
+      const tree = spTree(await deck.pkg.part(ref.part));
+      for (const shape of roles.flatMap((role) => shapesWithRole(tree, role))) {
+        for (const p of shape.first('p:txBody')?.elements('a:p') ?? []) {
+          for (const r of p.elements('a:r')) applyFont(r.ensure('a:rPr', 0), font);
+        }
+      }
+    }
+    return;
+  }
   const ref = slideAt(deck, edit.slide, edit.op);
   switch (edit.op) {
     case 'impress.delete_slide':

@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
+import { impressInvariants } from './invariants.ts';
 import { impressOsworld } from './osworld.ts';
 import { probeImpress } from './probe.ts';
 import * as schema from './schema.ts';
@@ -17,6 +18,18 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   build: buildImpress,
   apply: applyImpress,
   probe: probeImpress,
+  async invariants(initial, solved, files) {
+    return (await impressInvariants(initial, solved, files)).map((c) => schema.checkSchema.parse(c));
+  },
+  bulk(edits) {
+    if (!edits.some((e) => e.op === 'impress.set_font')) return undefined;
+    // Select-all on every slide: titles and bodies of the whole deck get the font.
+    return edits.map((e) => {
+      if (e.op !== 'impress.set_font') return e;
+      const { slide: _s, target: _t, op: _o, ...rest } = e;
+      return { ...rest, op: 'impress.set_font_all' as const, target: 'all' as const };
+    });
+  },
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: impressOsworld,
   staging: {
@@ -25,3 +38,11 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
     documentWindow: 'LibreOffice Impress',
   },
 };
+
+/**
+ * Checks whose verdict a headless LibreOffice save cannot keep: LibreOffice writes its own slide
+ * layouts (it has no section-header layout), so the layout is checked on our file only.
+ */
+export const IMPRESS_CHECKS_LOST_IN_HEADLESS_SAVE: readonly schema.ImpressCheck['kind'][] = [
+  'impress.layout',
+];

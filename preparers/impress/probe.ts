@@ -13,7 +13,17 @@ import {
   spTree,
 } from './deck.ts';
 import { type EffectiveFont, FontResolver } from './fonts.ts';
+import { probeImpressUnchanged } from './invariants.ts';
 import type { ImpressCheck } from './schema.ts';
+
+/** OOXML slide-layout types and the layout ids of our schema they amount to. */
+const LAYOUT_TYPES: Record<string, string> = {
+  secHead: 'section',
+  title: 'title',
+  obj: 'title_content',
+  twoObj: 'two_content',
+  blank: 'blank',
+};
 
 function clip(s: string, n = 120): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
@@ -109,6 +119,16 @@ async function probeOne(deck: Deck, check: ImpressCheck): Promise<ProbeResult> {
         pass: fits,
         observed: { tables: found.map((c) => ({ rows: c.length, cells: c.slice(0, 4) })) },
       };
+    }
+    case 'impress.unchanged':
+      return probeImpressUnchanged(deck, check);
+    case 'impress.layout': {
+      const part = (await deck.pkg.related(slide!.part, 'slideLayout'))[0]?.target;
+      const root = part ? await deck.pkg.partIfExists(part) : undefined;
+      const name = root?.first('p:cSld')?.attrs.name ?? null;
+      const type = root?.attrs.type ?? null;
+      const pass = name === check.layout || (type !== null && LAYOUT_TYPES[type] === check.layout);
+      return { pass, observed: { layout: name, type } };
     }
     case 'impress.font': {
       const { kind: _k, file: _f, slide: _s, target, ...want } = check;

@@ -132,6 +132,14 @@ export const editSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('impress.add_image'), file, slide, image: imageSchema }),
   z.strictObject({ op: z.literal('impress.add_table'), file, slide, table: tableSchema }),
   z
+    .strictObject({
+      op: z.literal('impress.set_font_all'),
+      file,
+      target: z.enum(['title', 'body', 'all']),
+      ...fontSchema.shape,
+    })
+    .describe('Select-all formatting: the titles and/or bodies of every slide.'),
+  z
     .strictObject({ op: z.literal('impress.set_layout'), file, slide, layout })
     .describe("Switch the slide's layout (its placeholders keep their content)."),
 ]);
@@ -200,5 +208,31 @@ export const checkSchema = z.discriminatedUnion('kind', [
   z
     .strictObject({ kind: z.literal('impress.font'), file, slide, target, ...fontSchema.shape })
     .describe("Every text run of the slide's title/body has these properties (inheritance resolved)."),
+  z
+    .strictObject({ kind: z.literal('impress.layout'), file, slide, layout })
+    .describe(
+      "The slide uses this layout (its layout part's name, or its type: secHead, title, obj, twoObj, blank).",
+    ),
+  z
+    .strictObject({
+      kind: z.literal('impress.unchanged'),
+      file,
+      count: z.number().int().min(0).describe('Exact number of slides.'),
+      slides: z
+        .array(
+          z.strictObject({
+            slide,
+            title: z.string().optional(),
+            body: z.string().optional(),
+            notes: z.string().optional(),
+            pictures: z.number().int().min(0).optional(),
+            tables: z.number().int().min(0).optional(),
+            titleFont: z.string().optional(),
+            bodyFont: z.string().optional(),
+          }),
+        )
+        .describe('Slides (1-based position) and the fields of each that must be exactly as given.'),
+    })
+    .describe('Invariant: nothing in the deck changed outside the edit region.'),
 ]);
 export type ImpressCheck = z.infer<typeof checkSchema>;

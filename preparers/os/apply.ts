@@ -1,6 +1,6 @@
 import type { FileMap } from '../types.ts';
 import { createArchive, formatFromName } from './archive.ts';
-import { type OsEdit, parseMode } from './schema.ts';
+import { AGENT_REPORT_PATH, type OsEdit, parseMode } from './schema.ts';
 import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree } from './state.ts';
 
 function contentOf(edit: { content?: string; base64?: string }): Uint8Array {
@@ -25,6 +25,15 @@ function copyTree(tree: HomeTree, from: string, to: string): void {
 
 async function applyOne(tree: HomeTree, edit: OsEdit): Promise<void> {
   switch (edit.op) {
+    case 'os.report_infeasible': {
+      const report = `${JSON.stringify({ status: 'infeasible', reason: edit.reason })}\n`;
+      tree.put(AGENT_REPORT_PATH, {
+        type: 'file',
+        mode: DEFAULT_FILE_MODE,
+        data: new Uint8Array(Buffer.from(report)),
+      });
+      return;
+    }
     case 'os.write_file': {
       const existing = tree.get(edit.path);
       const mode =

@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyOs } from './apply.ts';
 import { buildOs } from './build.ts';
+import { osInvariants } from './invariants.ts';
 import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from './manifest.ts';
 import { osOsworld } from './osworld.ts';
 import { probeOs } from './probe.ts';
@@ -28,6 +29,18 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
   build: buildOs,
   apply: applyOs,
   probe: probeOs,
+  async invariants(initial, solved, files) {
+    return (await osInvariants(initial, solved, files)).map((c) => checkSchema.parse(c));
+  },
+  bulk(edits) {
+    if (!edits.some((e) => e.op === 'os.delete' && e.path.includes('/'))) return undefined;
+    // rm -r on the folder instead of the named files.
+    return edits.map((e) =>
+      e.op === 'os.delete' && e.path.includes('/')
+        ? { ...e, path: e.path.slice(0, e.path.lastIndexOf('/')) }
+        : e,
+    );
+  },
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: osOsworld,
   staging: {

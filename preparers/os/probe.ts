@@ -1,6 +1,7 @@
 import type { FileMap, ProbeResult } from '../types.ts';
 import { listArchive } from './archive.ts';
-import { formatMode, type OsCheck, parseMode } from './schema.ts';
+import { probeOsUnchanged } from './invariants.ts';
+import { AGENT_REPORT_PATH, formatMode, type OsCheck, parseMode } from './schema.ts';
 import { HomeTree } from './state.ts';
 
 const MAX_OBSERVED_TEXT = 400;
@@ -18,6 +19,21 @@ function fileBytes(tree: HomeTree, path: string): Uint8Array | undefined {
 export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResult> {
   const tree = HomeTree.fromFiles(files);
   switch (check.kind) {
+    case 'os.unchanged':
+      return probeOsUnchanged(tree, check);
+    case 'os.reported_infeasible': {
+      const bytes = fileBytes(tree, AGENT_REPORT_PATH);
+      let status: unknown = null;
+      try {
+        status =
+          bytes === undefined
+            ? null
+            : (JSON.parse(Buffer.from(bytes).toString('utf8')) as { status?: unknown }).status;
+      } catch {
+        status = 'unreadable';
+      }
+      return { pass: status === 'infeasible', observed: { report: bytes === undefined ? null : status } };
+    }
     case 'os.exists': {
       const node = tree.get(check.path);
       const pass = node !== undefined && (check.type === undefined || node.type === check.type);

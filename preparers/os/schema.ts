@@ -79,7 +79,21 @@ const regexSource = z
     { message: 'not a valid JavaScript regular expression' },
   );
 
+/**
+ * Where the harness records the agent's final answer when it declines a task: the OSWorld
+ * convention of a final "FAIL" action, kept as a small JSON file so a rubric can read it.
+ */
+export const AGENT_REPORT_PATH = '.forge-agent-report.json';
+
 export const editSchema = z.discriminatedUnion('op', [
+  z
+    .strictObject({
+      op: z.literal('os.report_infeasible'),
+      reason: z.string().min(1).max(500).describe('Why the task cannot be done, as the agent would say it.'),
+    })
+    .describe(
+      `The agent declines the task: writes {"status":"infeasible","reason":…} to ~/${'.forge-agent-report.json'}.`,
+    ),
   z
     .strictObject({
       op: z.literal('os.write_file'),
@@ -158,6 +172,11 @@ export type OsEdit = z.infer<typeof editSchema>;
 
 export const checkSchema = z.discriminatedUnion('kind', [
   z
+    .strictObject({ kind: z.literal('os.reported_infeasible') })
+    .describe(
+      `The agent reported the task infeasible (~/${'.forge-agent-report.json'} has "status": "infeasible").`,
+    ),
+  z
     .strictObject({
       kind: z.literal('os.exists'),
       path,
@@ -217,6 +236,25 @@ export const checkSchema = z.discriminatedUnion('kind', [
       exact: z.boolean().default(false).describe('Also require that the archive holds no other files.'),
     })
     .describe('An archive holds these members.'),
+  z
+    .strictObject({
+      kind: z.literal('os.unchanged'),
+      entries: z.record(
+        z.string(),
+        z.strictObject({
+          type: z.enum(['file', 'dir', 'symlink']),
+          mode: z.string().regex(/^[0-7]{4}$/),
+          sha256: z
+            .string()
+            .regex(/^[0-9a-f]{64}$/)
+            .optional(),
+          target: z.string().optional(),
+        }),
+      ),
+    })
+    .describe(
+      'Invariant: these entries keep their type, mode, content (sha256 of the bytes) and link target.',
+    ),
 ]);
 export type OsCheck = z.infer<typeof checkSchema>;
 

@@ -19,6 +19,8 @@ export interface StoredContact {
   uid: string;
   name: string;
   email: string;
+  /** Phone numbers of the card's vCard (TEL lines), as written. */
+  phones: string[];
 }
 
 function vcardEscape(value: string): string {
@@ -94,13 +96,15 @@ export function readContacts(bytes: Uint8Array): StoredContact[] {
       .all() as { card: string; name: string; value: string }[];
     const cards = new Map<string, StoredContact>();
     for (const row of rows) {
-      const card = cards.get(row.card) ?? { uid: row.card, name: '', email: '' };
+      const card = cards.get(row.card) ?? { uid: row.card, name: '', email: '', phones: [] };
       if (row.name === 'DisplayName') card.name = row.value;
       else if (row.name === 'PrimaryEmail') card.email = row.value;
       else {
         // Cards Thunderbird itself saved may hold the data only in the vCard.
         card.name ||= /^FN[^:]*:(.*)$/m.exec(row.value)?.[1]?.trim().replace(/\\(.)/g, '$1') ?? '';
         card.email ||= /^EMAIL[^:]*:(.*)$/m.exec(row.value)?.[1]?.trim() ?? '';
+        for (const m of row.value.matchAll(/^TEL[^:]*:(.*)$/gm))
+          card.phones.push(m[1]!.trim().replace(/\\(.)/g, '$1'));
       }
       cards.set(row.card, card);
     }

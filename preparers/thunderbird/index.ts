@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyThunderbird } from './apply.ts';
 import { buildThunderbird } from './build.ts';
+import { thunderbirdInvariants } from './invariants.ts';
 import { thunderbirdOsworld } from './osworld.ts';
 import { packProfile } from './pack.ts';
 import { probeThunderbird } from './probe.ts';
@@ -37,6 +38,24 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
   build: buildThunderbird,
   apply: applyThunderbird,
   probe: probeThunderbird,
+  async invariants(initial, solved, files) {
+    if (files.length === 0) return [];
+    return (await thunderbirdInvariants(initial, solved)).map((c) => checkSchema.parse(c));
+  },
+  bulk(edits) {
+    const perMessage = new Set([
+      'thunderbird.set_flag',
+      'thunderbird.move_message',
+      'thunderbird.delete_message',
+    ]);
+    if (!edits.some((e) => perMessage.has(e.op))) return undefined;
+    // Select-all in the folder: the action lands on every message, not the named ones.
+    return edits.map((e) =>
+      perMessage.has(e.op)
+        ? ({ ...e, subject: undefined, from: undefined, all: true } as ThunderbirdEdit)
+        : e,
+    );
+  },
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: thunderbirdOsworld,
   staging: {

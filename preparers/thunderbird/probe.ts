@@ -2,6 +2,7 @@ import type { FileMap, ProbeResult } from '../types.ts';
 import { identityKey } from './accountPrefs.ts';
 import { readContacts } from './addressBook.ts';
 import { ACTION_NAMES, actionFolder, parseCondition, parseFilters } from './filters.ts';
+import { probeProfileUnchanged } from './invariants.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
 import type { PrefValue } from './prefs.ts';
@@ -9,6 +10,8 @@ import { isLive, Profile } from './profile.ts';
 import type { ThunderbirdCheck } from './schema.ts';
 import { matches, subjects } from './select.ts';
 import { lookupTag, tagNames } from './tags.ts';
+
+const digits = (phone: string) => phone.replace(/[^0-9+]/g, '');
 
 type Check<K extends ThunderbirdCheck['kind']> = Extract<ThunderbirdCheck, { kind: K }>;
 
@@ -144,9 +147,17 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
       const pass = contacts.some(
         (c) =>
           (check.email === undefined || c.email.toLowerCase() === check.email.toLowerCase()) &&
-          (check.name === undefined || c.name.trim().toLowerCase() === check.name.trim().toLowerCase()),
+          (check.name === undefined || c.name.trim().toLowerCase() === check.name.trim().toLowerCase()) &&
+          (check.phone === undefined || c.phones.some((p) => digits(p) === digits(check.phone!))),
       );
-      return { pass, observed: { contacts: contacts.slice(0, 30).map((c) => `${c.name} <${c.email}>`) } };
+      return {
+        pass,
+        observed: {
+          contacts: contacts
+            .slice(0, 30)
+            .map((c) => `${c.name} <${c.email}>${c.phones.length ? ` ${c.phones.join(', ')}` : ''}`),
+        },
+      };
     }
     case 'thunderbird.draft': {
       const folder = profile.folder('Drafts');
@@ -167,6 +178,8 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
         .map((d) => ({ to: [...d.to, ...d.cc], subject: d.subject, attachments: d.attachments }));
       return { pass, observed: { drafts: observed } };
     }
+    case 'thunderbird.unchanged':
+      return probeProfileUnchanged(profile.files, check);
     case 'thunderbird.pref': {
       const value = profile.prefs().get(check.name);
       const pass =

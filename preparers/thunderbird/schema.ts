@@ -249,16 +249,21 @@ const selector = {
     .describe('Subject, compared case-insensitively with whitespace collapsed.'),
   from: z.string().min(1).max(320).optional().describe('Text the From header contains (address or name).'),
 };
-const needsSelector = (s: { subject?: string; from?: string }) =>
-  s.subject !== undefined || s.from !== undefined;
-const selectorMessage = { message: 'give subject, from or both to pick the message' };
+const needsSelector = (s: { subject?: string; from?: string; all?: boolean }) =>
+  s.subject !== undefined || s.from !== undefined || s.all === true;
+const selectorMessage = { message: 'give subject, from or both to pick the message (or all: true)' };
+/** Edits may also select the whole folder: the select-all shortcut a careless agent takes. */
+const editSelector = {
+  ...selector,
+  all: z.literal(true).optional().describe('Every message of the folder (select all).'),
+};
 
 export const editSchema = z.discriminatedUnion('op', [
   z
     .strictObject({
       op: z.literal('thunderbird.move_message'),
       folder: folderPath.describe('Source folder.'),
-      ...selector,
+      ...editSelector,
       to: folderPath,
     })
     .refine(needsSelector, selectorMessage)
@@ -273,7 +278,7 @@ export const editSchema = z.discriminatedUnion('op', [
     .strictObject({
       op: z.literal('thunderbird.set_flag'),
       folder: folderPath,
-      ...selector,
+      ...editSelector,
       read: z.boolean().optional(),
       flagged: z.boolean().optional(),
       addTag: tagName.optional(),
@@ -308,7 +313,7 @@ export const editSchema = z.discriminatedUnion('op', [
     .strictObject({
       op: z.literal('thunderbird.delete_message'),
       folder: folderPath,
-      ...selector,
+      ...editSelector,
       permanent: z.boolean().default(false).describe('Remove for good instead of moving to Trash.'),
     })
     .refine(needsSelector, selectorMessage)
@@ -373,6 +378,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
       kind: z.literal('thunderbird.contact_exists'),
       email: email.optional(),
       name: z.string().optional().describe('Display name, case-insensitive.'),
+      phone: z
+        .string()
+        .optional()
+        .describe('A phone number of the card, compared by its digits (spaces, dashes, brackets ignored).'),
     })
     .refine((c) => c.email !== undefined || c.name !== undefined, { message: 'give email, name or both' })
     .describe('The address book has a card with this e-mail and/or name.'),
@@ -385,6 +394,24 @@ export const checkSchema = z.discriminatedUnion('kind', [
       bodyContains: z.string().optional(),
     })
     .describe('A message in Drafts matches every given field.'),
+  z
+    .strictObject({
+      kind: z.literal('thunderbird.unchanged'),
+      messages: z.array(
+        z.strictObject({
+          id: z.string().describe('Message-ID, or "normalised subject|from" when it has none.'),
+          folder: folderPath,
+          read: z.boolean(),
+          flagged: z.boolean(),
+          tags: z.array(z.string()).describe('Tag keys (X-Mozilla-Keys), sorted.'),
+        }),
+      ),
+      folders: z.array(folderPath),
+      contacts: z.array(z.string()).describe('Address-book e-mails, lower-case.'),
+      filters: z.array(z.string()).describe('Filter names.'),
+      exactFolders: z.boolean().default(false).describe('No folder besides the listed ones exists.'),
+    })
+    .describe('Invariant: messages, folders, contacts and filters the task does not name are as they were.'),
   z
     .strictObject({
       kind: z.literal('thunderbird.pref'),

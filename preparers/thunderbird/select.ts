@@ -5,11 +5,14 @@ import { isLive } from './profile.ts';
 export interface Selector {
   subject?: string;
   from?: string;
+  /** Every live message (a select-all). */
+  all?: boolean;
 }
 
 /** Whether a live message has this subject (normalised) and a From header containing `from`. */
 export function matches(message: StoredMessage, selector: Selector): boolean {
   if (!isLive(message)) return false;
+  if (selector.all === true) return true;
   const parsed = parseMessage(message.raw);
   if (
     selector.subject !== undefined &&

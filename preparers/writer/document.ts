@@ -125,7 +125,9 @@ export function occurrences(hay: string, needle: string): number[] {
   return out;
 }
 
+/** Paragraphs whose text contains `match`; `*` alone selects every paragraph (a select-all). */
 export function matchingParagraphs(container: XmlElement, match: string): ParagraphRef[] {
+  if (match === '*') return paragraphs(container);
   return paragraphs(container).filter((r) => paragraphText(r.p).includes(match));
 }
 

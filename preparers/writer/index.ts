@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
+import { writerInvariants } from './invariants.ts';
 import { writerOsworld } from './osworld.ts';
 import { probeWriter } from './probe.ts';
 import * as schema from './schema.ts';
@@ -17,6 +18,25 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   build: buildWriter,
   apply: applyWriter,
   probe: probeWriter,
+  async invariants(initial, solved, files) {
+    return (await writerInvariants(initial, solved, files)).map((c) => schema.checkSchema.parse(c));
+  },
+  bulk(edits) {
+    const paragraphWide = new Set([
+      'writer.set_heading',
+      'writer.set_run_format',
+      'writer.set_alignment',
+      'writer.set_line_spacing',
+    ]);
+    if (!edits.some((e) => paragraphWide.has(e.op))) return undefined;
+    // Select-all: the formatting lands on every paragraph instead of the named ones.
+    return edits.map((e) => {
+      if (!paragraphWide.has(e.op) || !('paragraph' in e)) return e;
+      // Whole paragraphs, not the named phrase.
+      const { text: _t, ...rest } = e as typeof e & { text?: string };
+      return { ...rest, paragraph: '*' } as typeof e;
+    });
+  },
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: writerOsworld,
   staging: {

@@ -14,6 +14,7 @@ import {
 } from './document.ts';
 import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat } from './format.ts';
 import { headerTexts } from './headers.ts';
+import { probeWriterUnchanged } from './invariants.ts';
 import { listInfo } from './numbering.ts';
 import type { WriterCheck } from './schema.ts';
 import { normaliseStyleName, StyleSheet } from './styles.ts';
@@ -141,6 +142,18 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
           if (!info || (check.listType && info.type !== check.listType)) pass = false;
         }
       }
+      if (check.ordered || check.after !== undefined) {
+        // Positions among the non-empty paragraphs: items one after another, after the lead-in.
+        const texts = paragraphs(body)
+          .map((r) => paragraphText(r.p))
+          .filter((t) => t.trim() !== '');
+        const at = check.paragraphs.map((m) => texts.findIndex((t) => t.includes(m)));
+        const consecutive = at.every((p, i) => p >= 0 && (i === 0 || p === at[i - 1]! + 1));
+        if (check.ordered && !consecutive) pass = false;
+        if (check.after !== undefined && !(at[0]! > 0 && texts[at[0]! - 1]!.includes(check.after)))
+          pass = false;
+        return { pass, observed: { ...observed, positions: at.map((p) => p + 1) } };
+      }
       return { pass, observed };
     }
     case 'writer.table': {
@@ -177,6 +190,8 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
       const texts = await headerTexts(docx, check.kind === 'writer.header_text' ? 'header' : 'footer');
       return { pass: texts.some((t) => t.includes(check.text)), observed: texts.map((t) => clip(t)) };
     }
+    case 'writer.unchanged':
+      return probeWriterUnchanged(docx, check);
     case 'writer.paragraph_count': {
       const n = paragraphs(body).filter((r) => !r.inTable && paragraphText(r.p).trim() !== '').length;
       return { pass: countOk(n, check), observed: { paragraphs: n } };

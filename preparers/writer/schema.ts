@@ -26,7 +26,9 @@ const lineSpacing = z
 const match = z
   .string()
   .min(1)
-  .describe('Text that identifies the paragraph(s): every body paragraph whose text contains it.');
+  .describe(
+    'Text that identifies the paragraph(s): every body paragraph whose text contains it ("*" alone: every paragraph).',
+  );
 
 export const runSchema = z
   .strictObject({
@@ -290,6 +292,13 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .enum(['bullet', 'numbered'])
         .optional()
         .describe('Required list kind; omit to accept either.'),
+      ordered: z
+        .boolean()
+        .default(false)
+        .describe('The items are consecutive paragraphs, in exactly this order (one list, nothing between).'),
+      after: match
+        .optional()
+        .describe('The first item comes right after the (non-empty) paragraph containing this text.'),
     })
     .describe('Every listed paragraph is a list item (bulleted or numbered per numbering definitions).'),
   z
@@ -318,6 +327,32 @@ export const checkSchema = z.discriminatedUnion('kind', [
   z
     .strictObject({ kind: z.literal('writer.footer_text'), file, text: z.string().min(1) })
     .describe('A footer contains the text.'),
+  z
+    .strictObject({
+      kind: z.literal('writer.unchanged'),
+      file,
+      paragraphs: z
+        .array(
+          z.strictObject({
+            text: z.string(),
+            heading: z.number().int().min(0).max(9),
+            align: z.string(),
+            spacing: z.union([z.number(), z.string()]),
+            list: z.string(),
+            runs: z.string().describe('Distinct run formats "size/b/i/u/colour", sorted, ";"-joined.'),
+          }),
+        )
+        .describe('Body paragraphs (outside tables, non-empty) that must appear in this order, unchanged.'),
+      count: z.number().int().min(0).describe('Exact number of non-empty body paragraphs outside tables.'),
+      tables: z
+        .array(z.array(z.array(z.string())))
+        .optional()
+        .describe('Every table, cell texts exactly.'),
+      header: z.array(z.string()).optional(),
+      footer: z.array(z.string()).optional(),
+      orientation: z.enum(['portrait', 'landscape']).optional(),
+    })
+    .describe('Invariant: nothing in the document changed outside the edit region.'),
   z
     .strictObject({ kind: z.literal('writer.paragraph_count'), file, ...countRange })
     .describe('Number of non-empty body paragraphs (outside tables).'),

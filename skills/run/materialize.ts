@@ -17,12 +17,21 @@ export interface MaterializedTask {
   prepares: PrepareStep[];
   edits: { op: string }[];
   checks: { kind: string; file?: string }[];
-  items: { text: string; weight: number }[];
+  /** `checks`: indices into `checks`; "invariants" stands for the derived "nothing else changed" checks. */
+  items: { text: string; weight: number; checks: (number | 'invariants')[] }[];
+  /** The spec's declared wrong solutions, rendered and validated like the oracle's edits. */
+  wrong: { name: string; edits: { op: string }[] }[];
+  expected: 'feasible' | 'infeasible';
+  /** Why "nothing else changed" checks are not derived, when the spec turns them off. */
+  invariantsOff?: string;
+  /** Generic wrong solutions the skill declares right (with a reason in the spec). */
+  genericOk: string[];
 }
 
 export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<MaterializedTask> {
   const prepares: PrepareStep[] = [];
   const edits: { op: string }[] = [];
+  const wrong: MaterializedTask['wrong'] = [];
   for (const node of spec.nodes) {
     if ('prepare' in node) {
       const target = await renderText(node.prepare.target, ctx);
@@ -30,14 +39,27 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
       prepares.push({ nodeId: node.id, app: node.prepare.app, target, doc, open: node.prepare.open });
     } else if ('solve' in node) {
       for (const edit of (await render(node.solve, ctx)) as unknown[]) edits.push(parseEdit(edit));
+      for (const w of node.wrong) {
+        const rendered = (await render(w.edits, ctx)) as unknown[];
+        wrong.push({ name: w.name, edits: rendered.map(parseEdit) });
+      }
     }
   }
   const checks = ((await render(spec.rubric.checks, ctx)) as unknown[]).map(parseCheck);
-  const items: { text: string; weight: number }[] = [];
+  const items: MaterializedTask['items'] = [];
   for (const item of spec.rubric.items) {
-    if (typeof item === 'string') items.push({ text: await renderText(item, ctx), weight: 1 });
-    else items.push({ text: await renderText(item.text, ctx), weight: item.weight });
+    items.push({ text: await renderText(item.text, ctx), weight: item.weight, checks: item.checks });
   }
   const instruction = (await renderText(spec.instruction, ctx)).trim();
-  return { instruction, prepares, edits, checks, items };
+  return {
+    instruction,
+    prepares,
+    edits,
+    checks,
+    items,
+    wrong,
+    expected: spec.expected,
+    invariantsOff: spec.rubric.invariants?.off,
+    genericOk: spec.rubric.generic_ok.map((g) => g.name),
+  };
 }

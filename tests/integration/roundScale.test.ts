@@ -36,7 +36,7 @@ instruction: "{{instruction.text}}"
 rubric:
   checks:
     - {kind: os.content_equals, path: "notes/n{{params.n}}.txt", content: "note {{params.n}}\\n"}
-  items: ["The note file holds exactly the given line."]
+  items: [{text: "The note file holds exactly the given line.", checks: [0]}]
 `;
 
 const SKILLS = 500;

@@ -23,8 +23,24 @@ const officeEnv = {
 
 type TaskRow = Pick<
   typeof tasks.$inferSelect,
-  'id' | 'skillId' | 'taskIndex' | 'status' | 'instruction' | 'rejectReason' | 'rejectNode' | 'rejectDetail'
+  | 'id'
+  | 'skillId'
+  | 'taskIndex'
+  | 'status'
+  | 'instruction'
+  | 'rejectReason'
+  | 'rejectNode'
+  | 'rejectDetail'
+  | 'rubricStats'
 >;
+
+interface Stats {
+  wrongTried: number;
+  wrongKilled: number;
+  wrongDeclared: number;
+  checks: number;
+  invariantChecks: number;
+}
 
 /** Each task's initial artifacts as one fingerprint: home path and content hash (keys are content-addressed). */
 async function initialFingerprints(forge: TestForge, taskIds: string[]): Promise<Map<string, string>> {
@@ -97,6 +113,7 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
         rejectReason: tasks.rejectReason,
         rejectNode: tasks.rejectNode,
         rejectDetail: tasks.rejectDetail,
+        rubricStats: tasks.rubricStats,
       })
       .from(tasks)
       .where(eq(tasks.roundId, roundId));
@@ -116,6 +133,13 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
       const prints = ok.map((r) => fingerprints.get(r.id));
       if (prints.some((p) => !p)) problems.push('an accepted task has no initial artifacts');
       if (new Set(prints).size !== ok.length) problems.push('initial artifacts repeat');
+      // Every accepted task's rubric failed every wrong solution tried on it, generic and declared.
+      for (const r of ok) {
+        const st = r.rubricStats as Stats | null;
+        if (!st) problems.push(`#${r.taskIndex} has no rubric proof`);
+        else if (st.wrongKilled !== st.wrongTried || st.wrongTried < 1)
+          problems.push(`#${r.taskIndex} killed ${st.wrongKilled}/${st.wrongTried} wrong solutions`);
+      }
       if (problems.length > 0)
         failures.push(`  ${id}: ${problems.join('; ')}\n${mine.map(describeTask).join('\n')}`);
     }
@@ -134,6 +158,22 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
           .join(' ')}`,
         `skills per app ${JSON.stringify(perApp)}; multi-app share ${(100 * multiShare).toFixed(1)}%`,
       ].join('\n'),
+    );
+    const proved = accepted
+      .map((r) => r.rubricStats as Stats | null)
+      .filter((st): st is Stats => st !== null);
+    const declared = ids.map((id) => {
+      const st = rows.find((r) => r.skillId === id && r.rubricStats)?.rubricStats as Stats | undefined;
+      return st?.wrongDeclared ?? 0;
+    });
+    console.log(
+      `wrong solutions: ${proved.reduce((n, st) => n + st.wrongTried, 0)} tried on ${proved.length} accepted tasks, all rejected; declared per skill mean ${(declared.reduce((a, b) => a + b, 0) / ids.length).toFixed(2)}, min ${Math.min(...declared)}; invariant share of checks ${(
+        (100 * proved.reduce((n, st) => n + st.invariantChecks, 0)) /
+          Math.max(
+            1,
+            proved.reduce((n, st) => n + st.checks, 0),
+          )
+      ).toFixed(1)}%`,
     );
     if (failures.length > 0) console.log(`failing skills:\n${failures.join('\n')}`);
 

@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../../infra/config.ts';
+import { openDatabase } from '../../infra/db/client.ts';
+import { rubricReport } from '../../infra/db/queries/rubric.ts';
+import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
+import { roundIdSchema } from '../../server/schemas.ts';
+import { renderTable } from './costs.ts';
+
+const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`);
+const rate = (r: number | null) => (r === null ? '—' : `${(100 * r).toFixed(1)}%`);
+
+export function register(program: Command): void {
+  const report = program.command('report').description('reports over a round');
+  report
+    .command('rubric')
+    .description(
+      'how well a round’s rubrics were proved: wrong solutions tried and killed per task, invariant share, infeasible share',
+    )
+    .requiredOption('--round <id>', 'round id')
+    .option('--json', 'print the report as JSON')
+    .action(async (opts: { round: string; json?: boolean }) => {
+      const roundId = roundIdSchema.parse(opts.round);
+      const database = openDatabase(resolveServiceEndpoints(loadConfig()).databaseUrl, 2);
+      try {
+        const r = await rubricReport(database.db, roundId);
+        if (r.tasks === 0) throw new Error(`round ${roundId} has no tasks`);
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+          return;
+        }
+        const lines = [
+          `round ${roundId}: ${r.tasks} tasks, ${r.proved} with a rubric proof, ${r.accepted} accepted`,
+          `wrong solutions per proved task: ${r.proved === 0 ? '—' : (r.wrongTried / r.proved).toFixed(2)}`,
+          `kill rate on accepted tasks: ${pct(r.acceptedWrongKilled, r.acceptedWrongTried)} (${r.acceptedWrongKilled}/${r.acceptedWrongTried})`,
+          `kill rate on all proved tasks: ${pct(r.wrongKilled, r.wrongTried)}; tasks rejected because a wrong solution passed: ${r.rejectedForWrong}`,
+          `invariant share of checks: ${pct(r.invariantChecks, r.checks)} (${r.invariantChecks}/${r.checks})`,
+          `infeasible share of tasks: ${pct(r.infeasible, r.proved)} (${r.infeasible})`,
+          '',
+          renderTable(
+            [
+              { text: 'SKILL' },
+              { text: 'TASKS', right: true },
+              { text: 'ACCEPTED', right: true },
+              { text: 'WRONG/TASK', right: true },
+              { text: 'DECLARED/TASK', right: true },
+              { text: 'KILLED', right: true },
+              { text: 'INVARIANTS', right: true },
+            ],
+            r.skills.map((s) => [
+              { text: s.skillId },
+              { text: String(s.tasks), right: true },
+              { text: String(s.accepted), right: true },
+              { text: s.wrongPerTask.toFixed(1), right: true },
+              { text: s.declaredPerTask.toFixed(1), right: true },
+              { text: rate(s.killRate), right: true },
+              { text: rate(s.invariantShare), right: true },
+            ]),
+          ),
+        ];
+        if (r.survivors.length > 0) {
+          lines.push('', 'wrong solutions the rubric passed (their tasks were rejected):');
+          for (const s of r.survivors) lines.push(`  ${s.skillId}: ${s.name} (${s.tasks} tasks)`);
+        }
+        process.stdout.write(`${lines.join('\n')}\n`);
+      } finally {
+        await database.close();
+      }
+    });
+}

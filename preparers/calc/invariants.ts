@@ -1,0 +1,120 @@
+import type ExcelJS from 'exceljs';
+import type { FileMap, ProbeResult } from '../types.ts';
+import { cellName } from './a1.ts';
+import { fillOf, formatCategory } from './styles.ts';
+import { cellValue, findSheet, loadWorkbook, type Plain } from './workbook.ts';
+
+/**
+ * "Nothing else changed" on a workbook. A cell's snapshot is what a reader sees: its value (a
+ * formula's result), its number-format category, bold, italic and fill; defaults are left out so
+ * a snapshot stays small. The check `calc.unchanged` lists the snapshot of every non-empty cell
+ * of a sheet the oracle did not change, and the cells it did (`except`).
+ */
+export interface CellSnap {
+  v: Plain;
+  fmt?: string;
+  bold?: true;
+  italic?: true;
+  fill?: string;
+}
+
+export function snapCell(cell: ExcelJS.Cell): CellSnap {
+  const snap: CellSnap = { v: cellValue(cell) };
+  const fmt = formatCategory(cell.numFmt);
+  if (fmt !== 'general') snap.fmt = fmt;
+  if (cell.font?.bold === true) snap.bold = true;
+  if (cell.font?.italic === true) snap.italic = true;
+  const fill = fillOf(cell);
+  if (fill !== undefined) snap.fill = fill;
+  return snap;
+}
+
+/** Every non-empty cell of the sheet, by A1 name. */
+export function snapSheet(ws: ExcelJS.Worksheet): Map<string, CellSnap> {
+  const out = new Map<string, CellSnap>();
+  ws.eachRow({ includeEmpty: false }, (row) => {
+    row.eachCell({ includeEmpty: false }, (cell) => {
+      const snap = snapCell(cell);
+      if (snap.v === null || snap.v === '') return;
+      out.set(cellName(Number(cell.row), Number(cell.col)), snap);
+    });
+  });
+  return out;
+}
+
+function sameValue(a: Plain, b: Plain): boolean {
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  return a === b;
+}
+
+export function sameSnap(actual: CellSnap | undefined, want: CellSnap): boolean {
+  if (!actual) return false;
+  return (
+    sameValue(actual.v, want.v) &&
+    actual.fmt === want.fmt &&
+    actual.bold === want.bold &&
+    actual.italic === want.italic &&
+    actual.fill === want.fill
+  );
+}
+
+/** Invariant checks for each workbook of the app: sheets kept, and every untouched cell kept. */
+export async function calcInvariants(initial: FileMap, solved: FileMap, files: string[]): Promise<unknown[]> {
+  const checks: unknown[] = [];
+  for (const file of files) {
+    if (!initial[file] || !solved[file]) continue;
+    const [before, after] = await Promise.all([
+      loadWorkbook(initial[file], file),
+      loadWorkbook(solved[file], file),
+    ]);
+    const namesBefore = before.worksheets.map((w) => w.name);
+    const namesAfter = after.worksheets.map((w) => w.name);
+    if (JSON.stringify(namesBefore) === JSON.stringify(namesAfter))
+      checks.push({ kind: 'calc.sheet_names', file, names: namesAfter });
+    for (const ws of before.worksheets) {
+      const other = findSheet(after, ws.name);
+      if (!other) continue;
+      const a = snapSheet(ws);
+      const b = snapSheet(other);
+      const except = new Set<string>();
+      const cells: Record<string, CellSnap> = {};
+      for (const [ref, snap] of a) {
+        if (sameSnap(b.get(ref), snap)) cells[ref] = snap;
+        else except.add(ref);
+      }
+      for (const ref of b.keys()) if (!a.has(ref)) except.add(ref);
+      checks.push({ kind: 'calc.unchanged', file, sheet: other.name, cells, except: [...except] });
+    }
+  }
+  return checks;
+}
+
+/** `calc.unchanged`: every listed cell shows the same snapshot; no other cell outside `except` holds anything. */
+export function probeUnchanged(
+  ws: ExcelJS.Worksheet,
+  check: { cells: Record<string, CellSnap>; except: string[] },
+): ProbeResult {
+  const now = snapSheet(ws);
+  const except = new Set(check.except.map((r) => r.toUpperCase()));
+  const changed: unknown[] = [];
+  let count = 0;
+  for (const [ref, want] of Object.entries(check.cells)) {
+    const got = now.get(ref) ?? { v: null };
+    if (!sameSnap(got, want)) {
+      count++;
+      if (changed.length < 8) changed.push({ cell: ref, was: want, now: got });
+    }
+  }
+  const added: string[] = [];
+  for (const ref of now.keys()) if (!(ref in check.cells) && !except.has(ref)) added.push(ref);
+  return {
+    pass: count === 0 && added.length === 0,
+    observed:
+      count === 0 && added.length === 0
+        ? { kept: Object.keys(check.cells).length }
+        : { changed: count, examples: changed, newCells: added.slice(0, 12) },
+  };
+}
+
+export { loadWorkbook };

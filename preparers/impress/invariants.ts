@@ -1,0 +1,143 @@
+import type { FileMap, ProbeResult } from '../types.ts';
+import {
+  type Deck,
+  notesText,
+  openPptx,
+  paragraphText,
+  shapeParagraphs,
+  shapes,
+  shapesWithRole,
+  slideTitle,
+  slideXml,
+  spTree,
+} from './deck.ts';
+import { FontResolver } from './fonts.ts';
+
+/**
+ * "Nothing else changed" in a deck. A slide's snapshot is what a viewer sees: title, body text,
+ * notes, pictures and tables, and the fonts of the title and body runs (each distinct
+ * "font/size/b/i/colour" once, sorted; black and the
+ * inherited colour are one, as LibreOffice writes the inherited black explicitly). The check `impress.unchanged` gives the deck's slide
+ * count and, for each slide the oracle kept (at its position in the solved deck), every field the
+ * oracle left as it was; a field the task changes (the body font of the target slide) is omitted.
+ */
+export interface SlideSnap {
+  title: string;
+  body: string;
+  notes: string;
+  pictures: number;
+  tables: number;
+  titleFont: string;
+  bodyFont: string;
+}
+
+async function fontsOf(deck: Deck, ref: Deck['slides'][number], role: 'title' | 'body'): Promise<string> {
+  const resolver = await FontResolver.forSlide(deck, ref.part);
+  const tree = spTree(await slideXml(deck, ref));
+  const seen = new Set<string>();
+  for (const shape of shapesWithRole(tree, role)) {
+    for (const p of shapeParagraphs(shape)) {
+      for (const r of p.elements('a:r')) {
+        if ((r.first('a:t')?.text() ?? '').trim() === '') continue;
+        const f = resolver.effective(shape, p, r);
+        seen.add(
+          `${(f.font ?? '').toLowerCase()}/${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.color === undefined || f.color === '000000' ? '' : f.color}`,
+        );
+      }
+    }
+  }
+  return [...seen].sort().join(';');
+}
+
+export async function snapSlides(deck: Deck): Promise<SlideSnap[]> {
+  const out: SlideSnap[] = [];
+  for (const ref of deck.slides) {
+    const tree = spTree(await slideXml(deck, ref));
+    const all = shapes(tree);
+    out.push({
+      title: (await slideTitle(deck, ref)).trim(),
+      body: shapesWithRole(tree, 'body')
+        .flatMap(shapeParagraphs)
+        .map((p) => paragraphText(p).trim())
+        .filter((t) => t !== '')
+        .join('\n'),
+      notes: (await notesText(deck, ref)).trim(),
+      pictures: all.filter((s) => s.name === 'p:pic').length,
+      tables: all.filter((s) => s.name === 'p:graphicFrame' && s.descendants('a:tbl').length > 0).length,
+      titleFont: await fontsOf(deck, ref, 'title'),
+      bodyFont: await fontsOf(deck, ref, 'body'),
+    });
+  }
+  return out;
+}
+
+const key = (s: SlideSnap) => `${s.title}\n${s.body}`;
+
+/** LCS of the two decks by title and body: which initial slide each kept slide is. */
+function pairs(a: SlideSnap[], b: SlideSnap[]): [number, number][] {
+  const n = a.length;
+  const m = b.length;
+  const dp = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  const eq = (i: number, j: number) => key(a[i]!) === key(b[j]!) || a[i]!.title === b[j]!.title;
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      dp[i]![j] = eq(i, j) ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+  const out: [number, number][] = [];
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (eq(i, j)) {
+      out.push([i, j]);
+      i++;
+      j++;
+    } else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) i++;
+    else j++;
+  }
+  return out;
+}
+
+export async function impressInvariants(
+  initial: FileMap,
+  solved: FileMap,
+  files: string[],
+): Promise<unknown[]> {
+  const checks: unknown[] = [];
+  for (const file of files) {
+    if (!initial[file] || !solved[file] || !file.endsWith('.pptx')) continue;
+    const before = await snapSlides(await openPptx(initial, file));
+    const after = await snapSlides(await openPptx(solved, file));
+    const slides = pairs(before, after).map(([i, j]) => {
+      const a = before[i]!;
+      const b = after[j]!;
+      const kept: Record<string, unknown> = { slide: j + 1 };
+      for (const f of Object.keys(a) as (keyof SlideSnap)[]) if (a[f] === b[f]) kept[f] = b[f];
+      return kept;
+    });
+    checks.push({ kind: 'impress.unchanged', file, count: after.length, slides });
+  }
+  return checks;
+}
+
+/** `impress.unchanged`: exactly `count` slides; each listed slide shows every listed field. */
+export async function probeImpressUnchanged(
+  deck: Deck,
+  check: { count: number; slides: ({ slide: number } & Partial<SlideSnap>)[] },
+): Promise<ProbeResult> {
+  const now = await snapSlides(deck);
+  const problems: unknown[] = [];
+  if (now.length !== check.count) problems.push({ slides: now.length, expected: check.count });
+  for (const want of check.slides) {
+    const got = now[want.slide - 1];
+    if (!got) {
+      problems.push({ slide: want.slide, missing: true });
+      continue;
+    }
+    for (const [f, v] of Object.entries(want)) {
+      if (f === 'slide') continue;
+      if (got[f as keyof SlideSnap] !== v)
+        problems.push({ slide: want.slide, field: f, was: v, now: got[f as keyof SlideSnap] });
+    }
+  }
+  return {
+    pass: problems.length === 0,
+    observed: problems.length === 0 ? { slides: now.length } : { problems: problems.slice(0, 6) },
+  };
+}

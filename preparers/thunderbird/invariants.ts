@@ -1,0 +1,105 @@
+import type { FileMap, ProbeResult } from '../types.ts';
+import { readContacts } from './addressBook.ts';
+import { parseFilters } from './filters.ts';
+import { FLAG } from './mbox.ts';
+import { normalizeSubject, parseMessage } from './mime.ts';
+import { isLive, Profile } from './profile.ts';
+
+/**
+ * "Nothing else changed" in a profile: every message the oracle left alone stays in its folder
+ * with its read / flagged state and tags; folders, address-book e-mails and filters that existed
+ * stay. A message is known by its Message-ID (subject and sender when it has none).
+ */
+export interface MessageSnap {
+  id: string;
+  folder: string;
+  read: boolean;
+  flagged: boolean;
+  tags: string[];
+}
+
+export interface ProfileSnap {
+  messages: MessageSnap[];
+  folders: string[];
+  contacts: string[];
+  filters: string[];
+}
+
+function snapProfile(files: FileMap): ProfileSnap {
+  const profile = new Profile(files);
+  const messages: MessageSnap[] = [];
+  for (const folder of profile.folders()) {
+    for (const m of profile.messages(folder)) {
+      if (!isLive(m)) continue;
+      const parsed = parseMessage(m.raw);
+      messages.push({
+        id: parsed.messageId || `${normalizeSubject(parsed.subject)}|${parsed.from.toLowerCase()}`,
+        folder,
+        read: (m.flags & FLAG.read) !== 0,
+        flagged: (m.flags & FLAG.flagged) !== 0,
+        tags: [...m.keywords].filter((k) => k !== '').sort(),
+      });
+    }
+  }
+  const book = profile.addressBook();
+  const filters = profile
+    .filterFiles()
+    .flatMap((f) => parseFilters(Buffer.from(profile.files[f]!).toString('utf8')).map((x) => x.name));
+  return {
+    messages,
+    folders: profile.folders(),
+    contacts: book ? readContacts(book).map((c) => c.email.toLowerCase()) : [],
+    filters,
+  };
+}
+
+const same = (a: MessageSnap, b: MessageSnap) => JSON.stringify(a) === JSON.stringify(b);
+
+export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): Promise<unknown[]> {
+  const before = snapProfile(initial);
+  const after = snapProfile(solved);
+  return [
+    {
+      kind: 'thunderbird.unchanged',
+      messages: before.messages.filter((m) => after.messages.some((n) => same(m, n))),
+      folders: before.folders.filter((f) => after.folders.includes(f)),
+      contacts: before.contacts.filter((c) => after.contacts.includes(c)),
+      filters: before.filters.filter((f) => after.filters.includes(f)),
+      // When the task creates no folder, a new one is collateral too.
+      exactFolders: JSON.stringify(before.folders) === JSON.stringify(after.folders),
+    },
+  ];
+}
+
+/**
+ * `thunderbird.unchanged`: each listed message is live in the listed folder with exactly that
+ * read / flagged state and those tag keys; each listed folder, contact e-mail and filter name exists;
+ * with `exactFolders`, no other folder exists.
+ */
+export function probeProfileUnchanged(
+  files: FileMap,
+  check: ProfileSnap & { exactFolders?: boolean },
+): ProbeResult {
+  const now = snapProfile(files);
+  const problems: unknown[] = [];
+  let changed = 0;
+  for (const want of check.messages) {
+    const found = now.messages.filter((m) => m.id === want.id);
+    if (found.some((m) => same(m, want))) continue;
+    changed++;
+    if (problems.length < 6) problems.push({ message: want, now: found.slice(0, 2) });
+  }
+  const lost = {
+    folders: check.folders.filter((f) => !now.folders.includes(f)),
+    contacts: check.contacts.filter((c) => !now.contacts.includes(c)),
+    filters: check.filters.filter((f) => !now.filters.includes(f)),
+    newFolders: check.exactFolders ? now.folders.filter((f) => !check.folders.includes(f)) : [],
+  };
+  const pass = changed === 0 && Object.values(lost).every((l) => l.length === 0);
+  return {
+    pass,
+    observed: pass
+      ? { messages: check.messages.length }
+      : { changedMessages: changed, examples: problems, lost },
+  };
+}

@@ -1,0 +1,181 @@
+import type { FileMap, ProbeResult } from '../types.ts';
+import {
+  type Docx,
+  finalSection,
+  openDocx,
+  paragraphs,
+  paragraphText,
+  tables,
+  textSlots,
+} from './document.ts';
+import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat } from './format.ts';
+import { headerTexts } from './headers.ts';
+import { listInfo } from './numbering.ts';
+import { normaliseStyleName, StyleSheet } from './styles.ts';
+import { tableCells } from './tables.ts';
+
+/**
+ * "Nothing else changed" in a document. A paragraph's snapshot is what a reader sees: its text,
+ * heading level, alignment, line spacing, list type, and the character formats of its runs. The check `writer.unchanged` lists the snapshots of the body paragraphs (outside
+ * tables, empty ones skipped) the oracle left alone, in order, plus the total count, the tables'
+ * cell texts, headers, footers and orientation when the oracle kept those.
+ */
+export interface ParagraphSnap {
+  text: string;
+  heading: number;
+  align: string;
+  spacing: number | string;
+  list: string;
+  /**
+   * Each distinct character format of its text runs once, sorted: "size/b/i/u/colour". The font
+   * family is left out: LibreOffice writes the default family explicitly where Word inherits it.
+   */
+  runs: string;
+}
+
+export interface DocSnap {
+  paragraphs: ParagraphSnap[];
+  tables: string[][][];
+  header: string[];
+  footer: string[];
+  orientation: string;
+}
+
+async function snapDoc(docx: Docx): Promise<DocSnap> {
+  const styles = await StyleSheet.load(docx);
+  const out: ParagraphSnap[] = [];
+  for (const ref of paragraphs(docx.body)) {
+    if (ref.inTable) continue;
+    const text = paragraphText(ref.p).trim();
+    if (text === '') continue;
+    const id = styles.paragraphStyle(ref.p);
+    const heading = /^heading(\d)$/.exec(normaliseStyleName(id ? styles.name(id) : ''));
+    const runs = [
+      ...new Set(
+        textSlots(ref.p)
+          .filter((s) => s.text.trim() !== '')
+          .map((s) => s.run),
+      ),
+    ];
+    const formats = runs.map((r) => effectiveRunFormat(styles, ref.p, r));
+    const spacing = effectiveLineSpacing(styles, ref.p);
+    out.push({
+      text,
+      heading: heading ? Number(heading[1]) : 0,
+      align: effectiveAlignment(styles, ref.p),
+      spacing: typeof spacing === 'number' ? Math.round(spacing * 100) / 100 : spacing,
+      list: (await listInfo(docx, styles, ref.p))?.type ?? 'none',
+      runs: [
+        ...new Set(
+          formats.map(
+            (f) =>
+              `${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.underline ? 'u' : ''}/${f.color ?? ''}`,
+          ),
+        ),
+      ]
+        .sort()
+        .join(';'),
+    });
+  }
+  const pgSz = finalSection(docx.body).first('w:pgSz');
+  const w = Number(pgSz?.attrs['w:w'] ?? 0);
+  const h = Number(pgSz?.attrs['w:h'] ?? 0);
+  return {
+    paragraphs: out,
+    tables: tables(docx.body).map(tableCells),
+    header: await headerTexts(docx, 'header'),
+    footer: await headerTexts(docx, 'footer'),
+    orientation: w && h ? (w > h ? 'landscape' : 'portrait') : (pgSz?.attrs['w:orient'] ?? 'portrait'),
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Longest common subsequence of two paragraph lists by text: the pairs the oracle kept in place. */
+function keptPairs(a: ParagraphSnap[], b: ParagraphSnap[]): [number, number][] {
+  const n = a.length;
+  const m = b.length;
+  const dp = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      dp[i]![j] =
+        a[i]!.text === b[j]!.text ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
+  const out: [number, number][] = [];
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (a[i]!.text === b[j]!.text) {
+      out.push([i, j]);
+      i++;
+      j++;
+    } else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) i++;
+    else j++;
+  }
+  return out;
+}
+
+export async function writerInvariants(
+  initial: FileMap,
+  solved: FileMap,
+  files: string[],
+): Promise<unknown[]> {
+  const checks: unknown[] = [];
+  for (const file of files) {
+    if (!initial[file] || !solved[file] || !file.endsWith('.docx')) continue;
+    const before = await snapDoc(await openDocx(initial, file));
+    const after = await snapDoc(await openDocx(solved, file));
+    const kept = keptPairs(before.paragraphs, after.paragraphs)
+      .filter(([i, j]) => same(before.paragraphs[i], after.paragraphs[j]))
+      .map(([i]) => before.paragraphs[i]!);
+    checks.push({
+      kind: 'writer.unchanged',
+      file,
+      paragraphs: kept,
+      count: after.paragraphs.length,
+      ...(same(before.tables, after.tables) ? { tables: after.tables } : {}),
+      ...(same(before.header, after.header) ? { header: after.header } : {}),
+      ...(same(before.footer, after.footer) ? { footer: after.footer } : {}),
+      ...(before.orientation === after.orientation ? { orientation: after.orientation } : {}),
+    });
+  }
+  return checks;
+}
+
+/**
+ * `writer.unchanged`: the listed paragraphs appear in this order (matched by text) with every
+ * listed property; the body has exactly `count` non-empty paragraphs outside tables; and tables,
+ * header, footer and orientation, where listed, are exactly as listed.
+ */
+export async function probeWriterUnchanged(
+  docx: Docx,
+  check: {
+    paragraphs: ParagraphSnap[];
+    count: number;
+    tables?: string[][][];
+    header?: string[];
+    footer?: string[];
+    orientation?: string;
+  },
+): Promise<ProbeResult> {
+  const now = await snapDoc(docx);
+  const problems: unknown[] = [];
+  let j = 0;
+  for (const want of check.paragraphs) {
+    while (j < now.paragraphs.length && now.paragraphs[j]!.text !== want.text) j++;
+    const got = now.paragraphs[j];
+    if (!got) {
+      problems.push({ missing: want.text.slice(0, 80) });
+      j = 0;
+      continue;
+    }
+    if (!same(got, want)) problems.push({ changed: want.text.slice(0, 80), was: want, now: got });
+    j++;
+  }
+  if (now.paragraphs.length !== check.count)
+    problems.push({ paragraphs: now.paragraphs.length, expected: check.count });
+  for (const key of ['tables', 'header', 'footer', 'orientation'] as const) {
+    if (check[key] !== undefined && !same(check[key], now[key])) problems.push({ [key]: now[key] });
+  }
+  return {
+    pass: problems.length === 0,
+    observed: problems.length === 0 ? { kept: check.paragraphs.length } : { problems: problems.slice(0, 6) },
+  };
+}
