@@ -32,8 +32,12 @@ export function createLlmStageActivities(deps: ActivityDeps) {
   async function authorTask(task: TaskRef): Promise<StepResult> {
     const { spec } = await deps.specs.get(task.skillId, task.specVersion);
     const client = llm();
-    const result = await runAuthoring(spec, task.taskSeed, (call) =>
-      client.callLlmNode({ ...call, roundId: task.roundId, skillId: task.skillId, taskId: task.taskId }),
+    const result = await runAuthoring(
+      spec,
+      task.taskSeed,
+      (call) =>
+        client.callLlmNode({ ...call, roundId: task.roundId, skillId: task.skillId, taskId: task.taskId }),
+      task.level,
     );
     if (!result.ok) return reject(task, result.reason, result.node, result.detail);
     await saveContext(deps.store, task.taskId, result.context);

@@ -23,6 +23,7 @@ import {
 } from './taskState.ts';
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
 import { isNearDuplicate, minhash, paramSignature } from './verify/dedup.ts';
+import { instructionProblems } from './verify/instruction.ts';
 import { appOfPath, referenceProblems } from './verify/references.ts';
 
 export async function probeAll(
@@ -85,6 +86,23 @@ export function createPrepareActivities(deps: ActivityDeps) {
       }
       throw err;
     }
+    const level = (ctx.task as { level?: string } | undefined)?.level;
+    const wording = instructionProblems({
+      instruction: m.instruction,
+      level,
+      checks: m.checks as Record<string, unknown>[],
+      prepares: m.prepares,
+    });
+    if (wording.length > 0) {
+      return reject(
+        task,
+        'instruction_invalid',
+        'verify_instruction',
+        wording.map((p) => `${p.rule}: ${p.detail}`).join('; '),
+        runs,
+      );
+    }
+    runs.push({ nodeId: 'verify_instruction', kind: 'verify', status: 'ok', durationMs: lap() });
     const initial: FileMap = {};
     const appOf = new Map<string, AppId>();
     for (const p of m.prepares) {
@@ -160,6 +178,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       .set({
         apps: spec.apps,
         instruction: m.instruction,
+        instructionLevel: level ?? null,
         difficulty: spec.difficulty,
         params: ctx.params as Record<string, unknown>,
       })

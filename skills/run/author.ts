@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import type { LlmNodeRequest, Validation } from '../../llm/types.ts';
 import { generateRecords, resolvedGenerateSchema } from '../generate.ts';
+import { type InstructionLevel, LEVEL_GUIDANCE } from '../levels.ts';
 import { compileOutput } from '../outputTypes.ts';
 import { sampleParams } from '../params.ts';
 import { deriveSeed } from '../random.ts';
-import type { SkillSpec } from '../schema.ts';
+import { isLevelledNode, type SkillSpec } from '../schema.ts';
 import { type Context, evaluate, render, renderText, TemplateError } from '../template.ts';
 
 /** The model layer (llm/) owns retries, repair, cache and ledger; authoring only asks. */
@@ -48,10 +49,15 @@ export function zodValidator(schema: z.ZodType) {
  * Runs the authoring nodes of a spec (llm, generate, values) in order for one task and returns
  * the task context. Prepare and solve nodes only read the context, so they run later, elsewhere.
  */
-export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCaller): Promise<AuthorResult> {
+export async function authorTask(
+  spec: SkillSpec,
+  taskSeed: number,
+  llm: LlmCaller,
+  level: InstructionLevel = 'natural',
+): Promise<AuthorResult> {
   const ctx: Context = {
     params: sampleParams(spec.params, deriveSeed(taskSeed, 'params')),
-    task: { seed: taskSeed },
+    task: { seed: taskSeed, level },
   };
   const nodeMs: Record<string, number> = {};
   for (const node of spec.nodes) {
@@ -61,14 +67,17 @@ export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCall
         const out = compileOutput(node.llm.output, `${node.id}.output`);
         const offline: Record<string, unknown[]> = {};
         for (const [field, candidates] of Object.entries(node.llm.offline)) {
-          offline[field] = (await render(candidates, ctx)) as unknown[];
+          const list = Array.isArray(candidates) ? candidates : candidates[level];
+          offline[field] = (await render(list, ctx)) as unknown[];
         }
+        const levelled = isLevelledNode(node.llm);
+        const prompt = await renderText(node.llm.prompt, ctx);
         const result = await llm({
           nodeId: node.id,
           tier: node.llm.tier,
           messages: [
             { role: 'system', content: systemPrompt(spec, node.llm.system) },
-            { role: 'user', content: await renderText(node.llm.prompt, ctx) },
+            { role: 'user', content: levelled ? `${prompt}\n\n${LEVEL_GUIDANCE[level]}` : prompt },
           ],
           schemaName: `${node.id}_output`,
           jsonSchema: out.json,
