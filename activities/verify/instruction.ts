@@ -51,7 +51,7 @@ export function proseProblem(text: string): string | undefined {
 
 const LEFTOVERS: [RegExp, string][] = [
   [/\{\{|\}\}/, 'an unrendered {{ }} template'],
-  [/\$\{[^}]*\}/, 'an unrendered ${ } placeholder'],
+  [/\$\{[^}]*\}/, 'an unrendered dollar-brace placeholder'],
   [/\bundefined\b/, '"undefined"'],
   [/\bNaN\b/, '"NaN"'],
   [/\[object Object\]/, '"[object Object]"'],
@@ -103,7 +103,9 @@ export function rubricAddresses(checks: Record<string, unknown>[]): string[] {
         const bare = part.replace(/^.*!/, '').replace(/\$/g, '').toUpperCase();
         if (ADDRESS.test(bare)) out.add(bare);
       }
-    } else if (Array.isArray(v)) v.forEach((x) => visit(key, x));
+    } else if (Array.isArray(v)) {
+      for (const x of v) visit(key, x);
+    }
   };
   for (const c of checks) for (const [k, v] of Object.entries(c)) if (k !== 'kind') visit(k, v);
   return [...out];

@@ -85,10 +85,14 @@ function fitColumns(ws: ExcelJS.Worksheet, spec: CalcDoc['sheets'][number]): voi
   const merged = new Set(spec.merges.map((m) => m.split(':')[0]!.replace(/\$/g, '').toUpperCase()));
   const widths = new Map<number, number>();
   const note = (col: number, w: number) => widths.set(col, Math.max(widths.get(col) ?? 0, w));
-  spec.columns.forEach((c, i) => note(i + 1, c.header.length * 1.15 + 2));
-  spec.rows.forEach((values) =>
-    values.forEach((v, c) => note(c + 1, displayWidth(v, spec.columns[c]?.type) + 2)),
-  );
+  spec.columns.forEach((c, i) => {
+    note(i + 1, c.header.length * 1.15 + 2);
+  });
+  for (const values of spec.rows) {
+    values.forEach((v, c) => {
+      note(c + 1, displayWidth(v, spec.columns[c]?.type) + 2);
+    });
+  }
   for (const c of spec.cells) {
     if (merged.has(c.cell.toUpperCase())) continue;
     note(parseCell(c.cell).col, displayWidth(c.value, undefined) + 2);
