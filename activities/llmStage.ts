@@ -37,7 +37,7 @@ export function createLlmStageActivities(deps: ActivityDeps) {
       task.taskSeed,
       (call) =>
         client.callLlmNode({ ...call, roundId: task.roundId, skillId: task.skillId, taskId: task.taskId }),
-      task.level,
+      { level: task.level, roundId: task.roundId, taskIndex: task.taskIndex },
     );
     if (!result.ok) return reject(task, result.reason, result.node, result.detail);
     await saveContext(deps.store, task.taskId, result.context);

@@ -108,8 +108,10 @@ function yamlFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...yamlFiles(full));
-    else if (name.endsWith('.yaml') && dir !== skillsDir) out.push(full);
+    // skills/content/ holds the offline content kit, not specs.
+    if (statSync(full).isDirectory()) {
+      if (full !== path.join(skillsDir, 'content')) out.push(...yamlFiles(full));
+    } else if (name.endsWith('.yaml') && dir !== skillsDir) out.push(full);
   }
   return out;
 }

@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { Rng } from '../random.ts';
+
+/**
+ * The English content kit the offline model answers content nodes from: one YAML file per domain
+ * (finance, hr, school, clinic, retail, events, it, research, nonprofit, household) with titles,
+ * sentences and product names written for it. Sentences carry slots ({person}, {date}, …) the
+ * engine fills with the task's own people, dates and places.
+ */
+const kitFileSchema = z
+  .object({
+    keywords: z.array(z.string().min(1)).min(1),
+    titles: z.array(z.string().min(3)).min(8),
+    sentences: z.array(z.string().min(10)).min(16),
+    products: z.array(z.string().min(2)).min(6),
+  })
+  .strict();
+export type ContentKit = z.infer<typeof kitFileSchema> & { domain: string };
+
+const kitDir = path.dirname(fileURLToPath(import.meta.url));
+let loaded: Map<string, ContentKit> | undefined;
+
+export function contentKits(): Map<string, ContentKit> {
+  if (loaded) return loaded;
+  const kits = new Map<string, ContentKit>();
+  for (const file of readdirSync(kitDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
+    const parsed = kitFileSchema.safeParse(parse(readFileSync(path.join(kitDir, file), 'utf8')));
+    if (!parsed.success) throw new Error(`content kit ${file}: ${parsed.error.issues[0]?.message}`);
+    kits.set(file.replace(/\.yaml$/, ''), { ...parsed.data, domain: file.replace(/\.yaml$/, '') });
+  }
+  loaded = kits;
+  return kits;
+}
+
+/** The kit domain a task's scenario belongs to: most keyword hits; ties and misses by seed. */
+export function classifyDomain(scenarioText: string, seed: number): string {
+  const text = scenarioText.toLowerCase();
+  let best: string[] = [];
+  let bestScore = 0;
+  for (const [domain, kit] of contentKits()) {
+    const score = kit.keywords.filter((k) => new RegExp(`\\b${k}`, 'i').test(text)).length;
+    if (score > bestScore) {
+      best = [domain];
+      bestScore = score;
+    } else if (score === bestScore && score > 0) best.push(domain);
+  }
+  const pool = best.length > 0 ? best : [...contentKits().keys()];
+  return new Rng(seed).pick(pool);
+}
+
+/** One task's share of a content pool: what a content node returns per task. */
+export const contentSetSchema = z
+  .object({
+    titles: z.array(z.string().min(3).max(90)).default([]),
+    sentences: z.array(z.string().min(10).max(300)).default([]),
+    paragraphs: z.array(z.string().min(40).max(1500)).default([]),
+    products: z.array(z.string().min(2).max(60)).default([]),
+  })
+  .strict();
+export type ContentSet = z.infer<typeof contentSetSchema>;
+
+export interface ContentQuota {
+  titles: number;
+  sentences: number;
+  paragraphs: number;
+  products: number;
+}
+
+/**
+ * The offline answer to a pooled content request: `poolSize` sets drawn from the domain's kit
+ * without replacement across the sets where the kit allows, so the tasks of a pool share no
+ * title and no paragraph. Paragraphs are two to four of the kit's sentences.
+ */
+export function offlineContentPool(
+  domain: string,
+  quota: ContentQuota,
+  poolSize: number,
+  seed: number,
+): { sets: ContentSet[] } {
+  const kit = contentKits().get(domain);
+  if (!kit) throw new Error(`no content kit for domain ${domain}`);
+  const rng = new Rng(seed);
+  const deal = <T>(items: readonly T[]) => {
+    let deck: T[] = [];
+    return () => {
+      if (deck.length === 0) deck = rng.shuffle(items);
+      return deck.pop()!;
+    };
+  };
+  const title = deal(kit.titles);
+  const product = deal(kit.products);
+  const sentence = deal(kit.sentences);
+  const sets: ContentSet[] = [];
+  for (let s = 0; s < poolSize; s++) {
+    const paragraphs: string[] = [];
+    for (let p = 0; p < quota.paragraphs; p++) {
+      const n = rng.int(2, 4);
+      const parts = new Set<string>();
+      for (let tries = 0; parts.size < n && tries < 20; tries++) parts.add(sentence());
+      paragraphs.push([...parts].join(' '));
+    }
+    sets.push({
+      titles: Array.from({ length: quota.titles }, title),
+      sentences: Array.from({ length: quota.sentences }, sentence),
+      paragraphs,
+      products: Array.from({ length: quota.products }, product),
+    });
+  }
+  return { sets };
+}
