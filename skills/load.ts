@@ -108,10 +108,8 @@ function yamlFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const full = path.join(dir, name);
-    // skills/content/ holds the offline content kit, not specs.
-    if (statSync(full).isDirectory()) {
-      if (full !== path.join(skillsDir, 'content')) out.push(...yamlFiles(full));
-    } else if (name.endsWith('.yaml') && dir !== skillsDir) out.push(full);
+    if (statSync(full).isDirectory()) out.push(...yamlFiles(full));
+    else if (name.endsWith('.yaml') && dir !== skillsDir) out.push(full);
   }
   return out;
 }

@@ -1,9 +1,14 @@
 import { en, Faker } from '@faker-js/faker';
 import { z } from 'zod';
+import {
+  type ContentQuota,
+  type ContentSet,
+  contentSetSchema,
+  offlineContentPool,
+} from '../../llm/offline/content/kit.ts';
 import type { ProseKind, ProseSource } from '../generate.ts';
 import { deriveSeed, Rng } from '../random.ts';
 import type { SkillSpec } from '../schema.ts';
-import { type ContentQuota, type ContentSet, contentSetSchema, offlineContentPool } from './kit.ts';
 
 /**
  * Pooled content: one llm call writes the prose (titles, sentences, paragraphs, product names) for

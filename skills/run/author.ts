@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { classifyDomain } from '../../llm/offline/content/kit.ts';
 import { type LlmNodeRequest, structuredOutput, type Validation } from '../../llm/types.ts';
-import { classifyDomain } from '../content/kit.ts';
 import {
   CONTENT_NODE_ID,
   CONTENT_POOL_SIZE,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { Rng } from '../random.ts';
+import { createRng, type Rng } from '../prng.ts';
 
 /**
  * The English content kit the offline model answers content nodes from: one YAML file per domain
@@ -51,7 +51,7 @@ export function classifyDomain(scenarioText: string, seed: number): string {
     } else if (score === bestScore && score > 0) best.push(domain);
   }
   const pool = best.length > 0 ? best : [...contentKits().keys()];
-  return new Rng(seed).pick(pool);
+  return createRng(seed).pick(pool);
 }
 
 /** One task's share of a content pool: what a content node returns per task. */
@@ -85,11 +85,11 @@ export function offlineContentPool(
 ): { sets: ContentSet[] } {
   const kit = contentKits().get(domain);
   if (!kit) throw new Error(`no content kit for domain ${domain}`);
-  const rng = new Rng(seed);
+  const rng = createRng(seed);
   const deal = <T>(items: readonly T[]) => {
     let deck: T[] = [];
     return () => {
-      if (deck.length === 0) deck = rng.shuffle(items);
+      if (deck.length === 0) deck = shuffle(items, rng);
       return deck.pop()!;
     };
   };
@@ -113,4 +113,32 @@ export function offlineContentPool(
     });
   }
   return { sets };
+}
+
+function shuffle<T>(items: readonly T[], rng: Rng): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** One piece of kit prose of a kind, for offline fills of fields no hint covers. */
+export function kitProse(kind: 'title' | 'sentence' | 'paragraph' | 'product', rng: Rng): string {
+  const kit = rng.pick([...contentKits().values()]);
+  if (kind === 'title') return rng.pick(kit.titles);
+  if (kind === 'product') return rng.pick(kit.products);
+  const fill = (s: string) =>
+    s
+      .replace(/\{person2?\}/g, 'the team')
+      .replace(
+        /\{(date|place|org|amount)\}/g,
+        (_m, k: string) =>
+          ({ date: 'next week', place: 'the main office', org: 'our partner', amount: 'the agreed amount' })[
+            k
+          ]!,
+      );
+  if (kind === 'sentence') return fill(rng.pick(kit.sentences));
+  return [0, 1, 2].map(() => fill(rng.pick(kit.sentences))).join(' ');
 }
