@@ -1,5 +1,6 @@
 import { en, Faker } from '@faker-js/faker';
 import { z } from 'zod';
+import { JOB_TITLES } from '../llm/offline/content/kit.ts';
 import { Rng } from './random.ts';
 
 /**
@@ -170,7 +171,7 @@ function field(
     case 'department':
       return faker.commerce.department();
     case 'job_title':
-      return faker.person.jobTitle();
+      return rng.pick(JOB_TITLES);
     case 'city':
       return faker.location.city();
     case 'country':

@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker';
-import { kitProse } from './content/kit.ts';
+import { JOB_TITLES, kitProse } from './content/kit.ts';
 import type { Rng } from './prng.ts';
 import { sampleRegex } from './regexSample.ts';
 
@@ -289,7 +289,7 @@ function byName(name: string, ctx: Ctx): string {
   if (/currency/.test(n)) return f.finance.currencyCode();
   if (/product|item/.test(n)) return kitProse('product', ctx.rng);
   if (/department|team|category/.test(n)) return f.commerce.department();
-  if (/job|role|position/.test(n)) return f.person.jobTitle();
+  if (/job|role|position/.test(n)) return ctx.rng.pick(JOB_TITLES);
   // Prose comes from the English content kit, never from random words.
   if (/title|subject|heading|topic/.test(n)) return kitProse('title', ctx.rng);
   if (/sentence|line|bullet/.test(n)) return kitProse('sentence', ctx.rng);

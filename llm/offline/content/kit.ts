@@ -142,3 +142,23 @@ export function kitProse(kind: 'title' | 'sentence' | 'paragraph' | 'product', r
   if (kind === 'sentence') return fill(rng.pick(kit.sentences));
   return [0, 1, 2].map(() => fill(rng.pick(kit.sentences))).join(' ');
 }
+
+/** Plain job titles, for offline fills (faker's are generated phrases). */
+export const JOB_TITLES = [
+  'Office Manager',
+  'Accountant',
+  'Project Coordinator',
+  'Sales Manager',
+  'HR Advisor',
+  'IT Support Technician',
+  'Operations Lead',
+  'Marketing Assistant',
+  'Finance Officer',
+  'Customer Service Lead',
+  'Research Assistant',
+  'Warehouse Supervisor',
+  'Volunteer Coordinator',
+  'Practice Nurse',
+  'Teacher',
+  'Events Officer',
+];
