@@ -250,6 +250,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       },
       apps: spec.apps,
       instruction: state.instruction,
+      ...levelOf(ctx),
       difficulty: spec.difficulty,
       seed: task.taskSeed,
       params: ctx.params as Record<string, unknown>,
@@ -349,6 +350,11 @@ export function createPrepareActivities(deps: ActivityDeps) {
   }
 
   return { prepareTask, packageTask };
+}
+
+function levelOf(ctx: Record<string, unknown>): { instructionLevel?: 'explicit' | 'natural' | 'goal' } {
+  const level = (ctx.task as { level?: unknown } | undefined)?.level;
+  return level === 'explicit' || level === 'natural' || level === 'goal' ? { instructionLevel: level } : {};
 }
 
 function pick<T>(record: Record<string, T>, key: string): Record<string, T> {
