@@ -105,6 +105,7 @@ export function createActions(deps: ActionDeps): ServerActions {
           window: input.window,
           taskConcurrency: input.taskConcurrency,
           seed: input.seed,
+          levelMix: input.levelMix,
           taxonomyVersion,
           fromFeedbackRound: input.fromFeedbackRound,
         });

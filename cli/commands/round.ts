@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { RoundProgress } from '../../activities/types.ts';
 import { cancelRound, getRound, listRounds, resumeRound, roundProgress } from '../../app/rounds/control.ts';
 import { startRound } from '../../app/rounds/start.ts';
+import { parseLevelMix } from '../../skills/levels.ts';
 import { planFromFeedback } from '../../taxonomy/plan.ts';
 import { currentTaxonomyVersion } from '../../taxonomy/store.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
@@ -56,6 +57,11 @@ export function register(program: Command): void {
     .option('--seed <n>', 'round seed', parseIntOption('--seed'), 1)
     .option('--watch', 'watch progress until the round ends')
     .option('--from-feedback <round>', 'tasks per skill from that round’s feedback (see forge round plan)')
+    .option(
+      '--level-mix <e/n/g>',
+      'shares of instruction levels explicit/natural/goal, in percent (default 20/50/30)',
+      (v: string) => parseLevelMix(v),
+    )
     .action(async (o) => {
       await withContext(async (ctx) => {
         const plan = o.fromFeedback
@@ -72,6 +78,7 @@ export function register(program: Command): void {
             window: o.window,
             taskConcurrency: o.taskConcurrency,
             seed: o.seed,
+            levelMix: o.levelMix,
             allocation: plan?.allocation,
             fromFeedbackRound: plan?.fromRoundId,
             taxonomyVersion: plan?.taxonomyVersion ?? (await currentTaxonomyVersion(ctx.runtime.database)),
