@@ -93,23 +93,31 @@ export function offlineContentPool(
       return deck.pop()!;
     };
   };
-  const title = deal(kit.titles);
-  const product = deal(kit.products);
+  // Within a set nothing repeats while the kit lasts; across the pool, paragraphs never repeat.
+  const fresh = <T>(items: readonly T[], n: number) => {
+    const next = deal(items);
+    return Array.from({ length: n }, next);
+  };
   const sentence = deal(kit.sentences);
+  const usedParagraphs = new Set<string>();
   const sets: ContentSet[] = [];
   for (let s = 0; s < poolSize; s++) {
     const paragraphs: string[] = [];
-    for (let p = 0; p < quota.paragraphs; p++) {
+    for (let p = 0, tries = 0; p < quota.paragraphs && tries < 200; tries++) {
       const n = rng.int(2, 4);
       const parts = new Set<string>();
-      for (let tries = 0; parts.size < n && tries < 20; tries++) parts.add(sentence());
-      paragraphs.push([...parts].join(' '));
+      for (let t = 0; parts.size < n && t < 20; t++) parts.add(sentence());
+      const text = [...parts].join(' ');
+      if (usedParagraphs.has(text)) continue;
+      usedParagraphs.add(text);
+      paragraphs.push(text);
+      p++;
     }
     sets.push({
-      titles: Array.from({ length: quota.titles }, title),
-      sentences: Array.from({ length: quota.sentences }, sentence),
+      titles: fresh(kit.titles, quota.titles),
+      sentences: fresh(kit.sentences, quota.sentences),
       paragraphs,
-      products: Array.from({ length: quota.products }, product),
+      products: fresh(kit.products, quota.products),
     });
   }
   return { sets };
