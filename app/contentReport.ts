@@ -100,7 +100,8 @@ export async function contentReport(
         if (placeholderExamples.length < 20)
           placeholderExamples.push({ taskId: row.id, skillId: row.skillId, kind: hit.kind, text: hit.text });
       }
-      paragraphs.push(...texts.slice(1).filter(isParagraph));
+      // Once per task: a generated table holds each value twice (records and rows).
+      paragraphs.push(...new Set(texts.slice(1).filter(isParagraph)));
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));

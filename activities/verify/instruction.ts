@@ -20,7 +20,7 @@ export interface InstructionInput {
 export const INSTRUCTION_LIMITS = { minChars: 15, maxChars: 1500, minWords: 4 } as const;
 
 const FUNCTION_WORDS = new Set(
-  'the a an to in of and with for on from is it as so that this my your our all each every into by at be should please make add put set give'.split(
+  'the a an to in of and with for on from is it as so that this my your our their its all each every into by at be should please make add put set give under using not no one we you me there if or but are was can will'.split(
     ' ',
   ),
 );
