@@ -147,6 +147,8 @@ export async function authorTask(
  * (same request, so the cache serves the pool) and conditioned on the scenario's domain. The
  * task's set goes into the context under `content`, so it is stored and exported with the task.
  */
+const contentInFlight = new Map<string, Promise<unknown>>();
+
 async function writeContent(
   spec: SkillSpec,
   ctx: Context,
@@ -167,7 +169,11 @@ async function writeContent(
   // Without a round (a dry try), the task's own seed keys the pool: it pays for its own content.
   const poolKey = options.roundId ? poolKeyFor(options.roundId, spec, domain, taskIndex) : `try|${taskSeed}`;
   const schema = contentPoolSchema(quota, CONTENT_POOL_SIZE);
-  const result = await llm({
+  // Tasks of a pool often run at once: the later ones wait for the first, whose answer the
+  // response cache then gives them (a cache-hit ledger row each, no second payment).
+  const earlier = contentInFlight.get(poolKey);
+  if (earlier) await earlier.catch(() => undefined);
+  const pending = llm({
     nodeId: CONTENT_NODE_ID,
     tier: 'default',
     messages: [
@@ -181,6 +187,11 @@ async function writeContent(
     seed: deriveSeed(poolKey, 'content'),
     offlineHint: { value: offlineAnswer(domain, quota, poolKey) },
   });
+  if (!earlier) {
+    contentInFlight.set(poolKey, pending);
+    void pending.finally(() => contentInFlight.delete(poolKey)).catch(() => undefined);
+  }
+  const result = await pending;
   if (!result.ok) return result;
   const sets = (result.value as { sets: Parameters<typeof proseSourceFor>[0][] }).sets;
   const slot = options.roundId ? taskIndex % CONTENT_POOL_SIZE : 0;
