@@ -140,7 +140,14 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
   const sentencesFromParagraphs = set.paragraphs
     .flatMap((p) => p.match(/[^.!?]+[.!?]+/g) ?? [])
     .map((s) => s.trim());
-  const allSentences = [...set.sentences, ...sentencesFromParagraphs];
+  const allSentences = [
+    ...set.sentences,
+    ...sentencesFromParagraphs.filter((x) => !set.sentences.includes(x)),
+  ];
+  // A sentence handed out on its own never also sits inside a paragraph handed out to the same
+  // task: a document would say it twice (and "this sentence appears once" would be ambiguous).
+  const givenParagraphs: string[] = [];
+  const givenSentences: string[] = [];
   const counters = new Map<string, number>();
   const take = (key: string) => {
     const n = counters.get(key) ?? 0;
@@ -175,12 +182,22 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
           return fill(cycled(set.titles, VARIANTS.titles, n, (a, v) => `${a}: ${v}`));
         }
         case 'sentence': {
-          const n = take('sentence');
-          return fill(allSentences[n % allSentences.length] ?? set.titles[0] ?? '');
+          let pick = '';
+          for (let tries = 0; tries < allSentences.length; tries++) {
+            pick = allSentences[take('sentence') % allSentences.length] ?? '';
+            if (!givenParagraphs.some((p) => p.includes(pick))) break;
+          }
+          givenSentences.push(pick);
+          return fill(pick || (set.titles[0] ?? ''));
         }
         case 'paragraph': {
-          const n = take('paragraph');
-          if (n < set.paragraphs.length) return fill(set.paragraphs[n]!);
+          let n = take('paragraph');
+          while (n < set.paragraphs.length && givenSentences.some((x) => set.paragraphs[n]!.includes(x)))
+            n = take('paragraph');
+          if (n < set.paragraphs.length) {
+            givenParagraphs.push(set.paragraphs[n]!);
+            return fill(set.paragraphs[n]!);
+          }
           const k = allSentences.length;
           if (k === 0) return fill(set.paragraphs[n % set.paragraphs.length]!);
           const start = (n * 3) % k;
