@@ -24,6 +24,7 @@ import {
 } from './taskState.ts';
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
 import { isNearDuplicate, minhash, paramSignature } from './verify/dedup.ts';
+import { instructionProblems } from './verify/instruction.ts';
 import { appOfPath, referenceProblems } from './verify/references.ts';
 import { proveRubric } from './verify/rubricProof.ts';
 
@@ -76,6 +77,23 @@ export function createPrepareActivities(deps: ActivityDeps) {
       }
       throw err;
     }
+    const level = (ctx.task as { level?: string } | undefined)?.level;
+    const wording = instructionProblems({
+      instruction: m.instruction,
+      level,
+      checks: m.checks as Record<string, unknown>[],
+      prepares: m.prepares,
+    });
+    if (wording.length > 0) {
+      return reject(
+        task,
+        'instruction_invalid',
+        'verify_instruction',
+        wording.map((p) => `${p.rule}: ${p.detail}`).join('; '),
+        runs,
+      );
+    }
+    runs.push({ nodeId: 'verify_instruction', kind: 'verify', status: 'ok', durationMs: lap() });
     const initial: FileMap = {};
     const appOf = new Map<string, AppId>();
     for (const p of m.prepares) {
@@ -147,6 +165,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       .set({
         apps: spec.apps,
         instruction: m.instruction,
+        instructionLevel: level ?? null,
         difficulty: spec.difficulty,
         params: ctx.params as Record<string, unknown>,
       })
@@ -215,6 +234,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       },
       apps: spec.apps,
       instruction: state.instruction,
+      ...levelOf(ctx),
       difficulty: spec.difficulty,
       seed: task.taskSeed,
       params: ctx.params as Record<string, unknown>,
@@ -315,6 +335,11 @@ export function createPrepareActivities(deps: ActivityDeps) {
   }
 
   return { prepareTask, packageTask };
+}
+
+function levelOf(ctx: Record<string, unknown>): { instructionLevel?: 'explicit' | 'natural' | 'goal' } {
+  const level = (ctx.task as { level?: unknown } | undefined)?.level;
+  return level === 'explicit' || level === 'natural' || level === 'goal' ? { instructionLevel: level } : {};
 }
 
 function pick<T>(record: Record<string, T>, key: string): Record<string, T> {

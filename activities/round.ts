@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import { roundSpend, roundSpendSql } from '../infra/db/queries/spend.ts';
 import { roundSkills, rounds, tasks } from '../infra/db/schema.ts';
+import { levelFor } from '../skills/levels.ts';
 import { deriveSeed } from '../skills/random.ts';
 import type { ActivityDeps } from './deps.ts';
 import { roundSettingsSchema } from './roundSettings.ts';
@@ -95,6 +96,16 @@ export function createRoundActivities(deps: ActivityDeps) {
         }
       }
       const taskSeed = deriveSeed(round.seed, input.skillId, input.taskIndex);
+      const planned = await tx
+        .select({ tasks: roundSkills.tasks })
+        .from(roundSkills)
+        .where(and(eq(roundSkills.roundId, input.roundId), eq(roundSkills.skillId, input.skillId)));
+      const level = levelFor(
+        settings.levelMix,
+        planned[0]?.tasks ?? settings.tasksPerSkill,
+        input.taskIndex,
+        deriveSeed(round.seed, input.skillId),
+      );
       const row = {
         id: taskId,
         roundId: input.roundId,
@@ -103,6 +114,7 @@ export function createRoundActivities(deps: ActivityDeps) {
         taskIndex: input.taskIndex,
         seed: taskSeed,
         apps: [] as string[],
+        instructionLevel: level,
         status: 'running',
         startedAt: new Date(),
       };
@@ -120,7 +132,7 @@ export function createRoundActivities(deps: ActivityDeps) {
             finishedAt: null,
           },
         });
-      const task: TaskRef = { ...input, taskId, taskSeed };
+      const task: TaskRef = { ...input, taskId, taskSeed, level };
       return { status: 'run', task };
     });
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_LEVEL_MIX, levelMixSchema } from '../skills/levels.ts';
 
 /** Per-round settings, stored with the round and read by the gate and the workflows. */
 export const roundSettingsSchema = z.object({
@@ -15,5 +16,7 @@ export const roundSettingsSchema = z.object({
     .describe('the last N finished tasks the error rate is taken over'),
   pauseRejectRate: z.number().min(0).max(1).default(0.6),
   models: z.record(z.string(), z.string()).default({}),
+  /** Shares of instruction levels explicit / natural / goal, in percent. */
+  levelMix: levelMixSchema.default(DEFAULT_LEVEL_MIX),
 });
 export type RoundSettings = z.infer<typeof roundSettingsSchema>;

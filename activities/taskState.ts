@@ -34,7 +34,7 @@ export interface TaskState {
   solvedByOffice?: Record<string, StoredFile>;
 }
 
-const contextKey = (taskId: string) => `tasks/${taskId}/context.json`;
+export const contextKey = (taskId: string) => `tasks/${taskId}/context.json`;
 const stateKey = (taskId: string) => `tasks/${taskId}/state.json`;
 
 export async function saveContext(store: ObjectStore, taskId: string, ctx: Context): Promise<void> {

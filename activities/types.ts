@@ -11,6 +11,8 @@ export interface TaskRef {
   taskIndex: number;
   taskId: string;
   taskSeed: number;
+  /** Instruction specificity chosen for this task from the round's mix (skills/levels.ts). */
+  level?: 'explicit' | 'natural' | 'goal';
 }
 
 export interface BeginTaskInput {

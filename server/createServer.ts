@@ -5,6 +5,7 @@ import type { ServerDeps } from './deps.ts';
 import { installErrorHandlers } from './errors.ts';
 import { OpenApiRegistry } from './openapi.ts';
 import { addRoute } from './route.ts';
+import { contentRoutes } from './routes/content.ts';
 import { costRoutes } from './routes/costs.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { exportRoutes } from './routes/exports.ts';
@@ -28,6 +29,7 @@ export function createServer(deps: ServerDeps, options: { logger?: boolean } = {
   const registry = new OpenApiRegistry();
   const context: RouteContext = { deps, add: (spec) => addRoute(app, deps.config, registry, spec) };
   roundRoutes(context);
+  contentRoutes(context);
   costRoutes(context);
   taskRoutes(context);
   taxonomyRoutes(context);

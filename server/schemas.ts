@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { skillSortKeys } from '../infra/db/queries/costs.ts';
+import { levelMixSchema } from '../skills/levels.ts';
 
 /** Request schemas: every route validates its params, query and body with these, and /openapi.json shows them. */
 
@@ -44,6 +45,11 @@ export const startRoundRequest = z.strictObject({
   window: z.number().int().min(1).max(1000).optional().describe('skill workflows at once'),
   taskConcurrency: z.number().int().min(1).max(64).optional().describe('tasks in flight per skill'),
   seed: z.number().int().min(0).optional(),
+  levelMix: levelMixSchema
+    .optional()
+    .describe(
+      'shares of instruction levels in percent, e.g. {explicit: 20, natural: 50, goal: 30} (the default)',
+    ),
 });
 export type StartRoundRequest = z.infer<typeof startRoundRequest>;
 

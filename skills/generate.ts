@@ -1,12 +1,23 @@
 import { en, Faker } from '@faker-js/faker';
 import { z } from 'zod';
+import { JOB_TITLES } from '../llm/offline/content/kit.ts';
 import { Rng } from './random.ts';
 
 /**
  * Realistic bulk content generated locally from a seed, so the LLM only writes small answers:
  * `generate: {records: 20, fields: {name: full_name, amount: {kind: money, min: 10, max: 900}}}`.
  * Output: `{records: [{…}], rows: [[…]], header: [...], count}` with fields in declaration order.
+ * faker is used only for names, addresses, dates, amounts and IDs; the prose kinds (title,
+ * sentence, paragraph, words, word, product) come from the task's content set (an llm content
+ * node, pooled per skill; see skills/content/pool.ts).
  */
+export const PROSE_KINDS = ['title', 'sentence', 'paragraph', 'words', 'word', 'product'] as const;
+export type ProseKind = (typeof PROSE_KINDS)[number];
+
+/** Hands out the next piece of prose of a kind; each call gives a new piece while they last. */
+export interface ProseSource {
+  next(kind: ProseKind, maxWords?: number): string;
+}
 export const FIELD_KINDS = [
   'first_name',
   'last_name',
@@ -85,7 +96,7 @@ export interface Generated {
   count: number;
 }
 
-export function generateRecords(spec: ResolvedGenerateSpec, seed: number): Generated {
+export function generateRecords(spec: ResolvedGenerateSpec, seed: number, prose?: ProseSource): Generated {
   const rng = new Rng(seed);
   const faker = new Faker({ locale: [en], seed: seed });
   const header = Object.keys(spec.fields);
@@ -95,11 +106,11 @@ export function generateRecords(spec: ResolvedGenerateSpec, seed: number): Gener
     const rec: Record<string, unknown> = {};
     for (const name of header) {
       const f = normalise(spec.fields[name]!);
-      let value = field(f, i, rng, faker);
+      let value = field(f, i, rng, faker, prose);
       if (f.unique) {
         const used = seen.get(name) ?? new Set();
         seen.set(name, used);
-        for (let tries = 0; used.has(value) && tries < 50; tries++) value = field(f, i, rng, faker);
+        for (let tries = 0; used.has(value) && tries < 50; tries++) value = field(f, i, rng, faker, prose);
         if (used.has(value)) value = `${String(value)} ${i + 1}`;
         used.add(value);
       }
@@ -123,9 +134,29 @@ function round(n: number, decimals: number): number {
   return Math.round(n * f) / f;
 }
 
-function field(f: z.infer<typeof fieldObject>, index: number, rng: Rng, faker: Faker): unknown {
+/** Prose kinds used by a generate node's fields (templates unresolved are ignored). */
+export function proseKindsOf(fields: Record<string, unknown>): ProseKind[] {
+  const kinds = new Set<ProseKind>();
+  for (const f of Object.values(fields)) {
+    const kind = typeof f === 'string' ? f : (f as { kind?: unknown } | null)?.kind;
+    if ((PROSE_KINDS as readonly unknown[]).includes(kind)) kinds.add(kind as ProseKind);
+  }
+  return [...kinds];
+}
+
+function field(
+  f: z.infer<typeof fieldObject>,
+  index: number,
+  rng: Rng,
+  faker: Faker,
+  prose: ProseSource | undefined,
+): unknown {
   const min = f.min ?? 0;
   const max = f.max ?? 1000;
+  if ((PROSE_KINDS as readonly string[]).includes(f.kind)) {
+    if (!prose) throw new Error(`field kind ${f.kind} needs a content set (an llm content node)`);
+    return prose.next(f.kind as ProseKind, f.max);
+  }
   switch (f.kind) {
     case 'first_name':
       return faker.person.firstName();
@@ -137,12 +168,10 @@ function field(f: z.infer<typeof fieldObject>, index: number, rng: Rng, faker: F
       return faker.internet.email().toLowerCase();
     case 'company':
       return faker.company.name();
-    case 'product':
-      return faker.commerce.productName();
     case 'department':
       return faker.commerce.department();
     case 'job_title':
-      return faker.person.jobTitle();
+      return rng.pick(JOB_TITLES);
     case 'city':
       return faker.location.city();
     case 'country':
@@ -153,16 +182,6 @@ function field(f: z.infer<typeof fieldObject>, index: number, rng: Rng, faker: F
       return faker.phone.number({ style: 'national' });
     case 'color':
       return faker.color.human();
-    case 'word':
-      return faker.word.noun();
-    case 'words':
-      return faker.lorem.words(rng.int(f.min ?? 2, f.max ?? 4));
-    case 'sentence':
-      return faker.lorem.sentence(rng.int(f.min ?? 6, f.max ?? 12));
-    case 'paragraph':
-      return faker.lorem.paragraph(rng.int(f.min ?? 3, f.max ?? 5));
-    case 'title':
-      return faker.company.catchPhrase();
     case 'date': {
       const from = Date.parse(f.from ?? '2024-01-01');
       const to = Date.parse(f.to ?? '2025-12-31');
@@ -186,6 +205,32 @@ function field(f: z.infer<typeof fieldObject>, index: number, rng: Rng, faker: F
     case 'bool':
       return rng.next() < 0.5;
     case 'filename':
-      return `${f.prefix ?? ''}${faker.word.noun().toLowerCase()}_${rng.int(10, 99)}`;
+      return `${f.prefix ?? ''}${rng.pick(FILE_WORDS)}_${rng.int(10, 99)}`;
+    default:
+      throw new Error(`field kind ${f.kind} needs a content set`);
   }
 }
+
+/** Plain English stems for generated file names (faker's random nouns made names like "sausage_14"). */
+const FILE_WORDS = [
+  'notes',
+  'report',
+  'scan',
+  'draft',
+  'summary',
+  'minutes',
+  'invoice',
+  'receipt',
+  'photo',
+  'letter',
+  'budget',
+  'plan',
+  'schedule',
+  'list',
+  'form',
+  'record',
+  'statement',
+  'agenda',
+  'contract',
+  'memo',
+];

@@ -14,10 +14,24 @@ const nodeId = z
   .regex(/^[a-z][a-z0-9_]*$/, 'node ids are lowercase identifiers (letters, digits, _)')
   .refine((id) => !['params', 'task', 'skill'].includes(id), 'reserved name');
 
-/** Offline templates: per output field (dotted path, `*` for array items), candidate values. */
+/**
+ * Offline templates: per output field (dotted path, `*` for array items), candidate values. A
+ * field may instead give candidates per instruction level (`{explicit: [...], natural: [...],
+ * goal: [...]}`); the task's level picks the list.
+ */
+const candidates = z.array(z.unknown()).min(1);
+export const levelledCandidatesSchema = z
+  .object({ explicit: candidates, natural: candidates, goal: candidates })
+  .strict()
+  .describe('candidates per instruction level');
 const offlineSchema = z
-  .record(z.string(), z.array(z.unknown()).min(1))
+  .record(z.string(), z.union([candidates, levelledCandidatesSchema]))
   .describe('candidates the offline model picks from, per output field path');
+
+/** True when an llm node phrases the instruction per level (one of its fields is levelled). */
+export function isLevelledNode(node: { offline: Record<string, unknown> }): boolean {
+  return Object.values(node.offline).some((v) => !Array.isArray(v));
+}
 
 export const llmNodeSchema = z
   .object({
@@ -180,6 +194,13 @@ export const skillSpecSchema = z
         code: 'custom',
         path: ['rubric', 'invariants'],
         message: 'an infeasible skill must keep its invariants: the right outcome changes nothing',
+      });
+    const levelled = spec.nodes.filter((n) => 'llm' in n && isLevelledNode(n.llm));
+    if (levelled.length !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nodes'],
+        message: `exactly one llm node phrases the instruction per level (offline {explicit, natural, goal}); found ${levelled.length}`,
       });
     for (const app of new Set(prepared)) {
       if (!spec.apps.includes(app))

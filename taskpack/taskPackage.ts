@@ -65,6 +65,8 @@ export const taskPackageInputSchema = z.strictObject({
   }),
   apps: z.array(app).min(1),
   instruction: z.string().min(1),
+  /** How much of the target the instruction names: explicit | natural | goal (older packs: absent). */
+  instructionLevel: z.enum(['explicit', 'natural', 'goal']).optional(),
   difficulty: z.number().int().min(1).max(5),
   seed: z.number().int(),
   params: z.record(z.string(), z.unknown()),

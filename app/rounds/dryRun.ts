@@ -20,6 +20,7 @@ export interface DryRunTask {
   instruction: string | null;
   /** Each wrong solution tried on the task and whether the rubric rejected it (killed). */
   wrong: { name: string; generic: boolean; killed: boolean; failing: string[] }[];
+  level: string | null;
 }
 
 export interface DryRunResult {
@@ -28,7 +29,12 @@ export interface DryRunResult {
   specVersion: number;
   tasks: DryRunTask[];
   passed: boolean;
+  /** Set when the judge is the offline model, which reads no meaning: say so rather than pass silently. */
+  judgeNotice?: string;
 }
+
+export const OFFLINE_JUDGE_NOTICE =
+  'the judge is the offline model: it does not read meaning. These tasks were checked by the instruction rules (prose, leftovers, file named, cell addresses by level, every expected literal given) and the machine checks only; whether the instruction asks for what the rubric checks (e.g. "sum" against a MAX check) needs a real judge model (FORGE_LLM_API_KEY).';
 
 /**
  * Runs a spec's tasks through the task pipeline a round runs (workflows/pipeline.ts, the same
@@ -99,9 +105,17 @@ export async function dryRunSpec(
       detail: row.rejectDetail,
       instruction: row.instruction,
       wrong: ((row.rubricStats as RubricStats | null)?.wrong ?? []).map((w) => ({ ...w })),
+      level: row.instructionLevel,
     });
   }
   const passed = results.every((r) => r.outcome === 'accepted');
   await round.finishRound(roundId, 'completed');
-  return { roundId, skillId: spec.id, specVersion, tasks: results, passed };
+  return {
+    roundId,
+    skillId: spec.id,
+    specVersion,
+    tasks: results,
+    passed,
+    ...(runtime.config.llmApiKey ? {} : { judgeNotice: OFFLINE_JUDGE_NOTICE }),
+  };
 }

@@ -8,6 +8,7 @@ import type { Database } from '../../infra/db/client.ts';
 import { roundSkills, rounds, skills } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
 import { taskQueues } from '../../infra/temporal/queues.ts';
+import { levelMixSchema } from '../../skills/levels.ts';
 import { readSkillLibrary } from '../../skills/load.ts';
 import { SpecStore } from '../../skills/store.ts';
 import { generationRound, type RoundWorkflowInput, roundWorkflowId } from '../../workflows/round.ts';
@@ -35,6 +36,8 @@ export const startRoundInputSchema = z
     fromFeedbackRound: z.string().optional(),
     kind: z.enum(['generation', 'dry_run']).default('generation'),
     maxHistoryEvents: z.number().int().min(100).optional(),
+    /** Shares of instruction levels (explicit / natural / goal); default 20 / 50 / 30. */
+    levelMix: levelMixSchema.optional(),
   })
   .strict();
 export type StartRoundInput = z.input<typeof startRoundInputSchema>;
@@ -120,6 +123,7 @@ export async function startRound(
     reservationUsd: input.reservationUsd,
     pauseWindow: input.pauseWindow,
     pauseRejectRate: input.pauseRejectRate,
+    levelMix: input.levelMix,
     models: {
       default: deps.config.llmApiKey ? deps.config.FORGE_LLM_MODEL : 'offline',
       judge: deps.config.llmApiKey ? deps.config.judgeModel : 'offline',

@@ -9,6 +9,7 @@ import {
   roundProgress,
 } from '../../app/rounds/control.ts';
 import { startRequestedRound } from '../../app/rounds/request.ts';
+import { parseLevelMix } from '../../skills/levels.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
 import { progressLine, summaryLines } from '../progress.ts';
 import { addPlanCommand, planLines } from './plan.ts';
@@ -61,6 +62,11 @@ export function register(program: Command): void {
     .option('--seed <n>', 'round seed', parseIntOption('--seed'), 1)
     .option('--watch', 'watch progress until the round ends')
     .option('--from-feedback <round>', 'tasks per skill from that round’s feedback (see forge round plan)')
+    .option(
+      '--level-mix <e/n/g>',
+      'shares of instruction levels explicit/natural/goal, in percent (default 20/50/30)',
+      (v: string) => parseLevelMix(v),
+    )
     .action(async (o) => {
       await withContext(async (ctx) => {
         const started = await startRequestedRound(
@@ -74,6 +80,7 @@ export function register(program: Command): void {
             taskConcurrency: o.taskConcurrency,
             seed: o.seed,
             fromFeedbackRound: o.fromFeedback,
+            levelMix: o.levelMix,
           },
         );
         if (started.plan) process.stdout.write(`${planLines(started.plan).join('\n')}\n`);

@@ -66,7 +66,9 @@ export function register(program: Command): void {
       try {
         const r = await dryRunSpec(runtime, spec, { tasks: o.tasks, seed: o.seed });
         for (const t of r.tasks) {
-          process.stdout.write(`${t.outcome.padEnd(9)} ${t.taskId}  ${t.instruction ?? ''}\n`);
+          process.stdout.write(
+            `${t.outcome.padEnd(9)} ${t.taskId}  [${t.level ?? '?'}] ${t.instruction ?? ''}\n`,
+          );
           if (t.outcome !== 'accepted')
             process.stdout.write(`          ${t.reason} at ${t.node}: ${t.detail}\n`);
           for (const w of t.wrong) {
@@ -74,6 +76,7 @@ export function register(program: Command): void {
             process.stdout.write(`          wrong ${w.generic ? '(generic) ' : ''}${w.name}: ${verdict}\n`);
           }
         }
+        if (r.judgeNotice) process.stdout.write(`note: ${r.judgeNotice}\n`);
         if (!r.passed) throw new Error(`${spec.id}: not every task was accepted (round ${r.roundId})`);
         process.stdout.write(
           `${spec.id}: ${r.tasks.length}/${r.tasks.length} accepted (round ${r.roundId})\n`,

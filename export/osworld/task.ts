@@ -216,6 +216,7 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       id: pkg.id,
       snapshot: domain,
       instruction: pkg.instruction,
+      ...(pkg.instructionLevel ? { instruction_level: pkg.instructionLevel } : {}),
       source: 'cua-forge',
       config,
       trajectory: 'trajectories/',

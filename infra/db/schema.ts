@@ -91,6 +91,8 @@ export const tasks = pgTable(
     rejectNode: text('reject_node'),
     rejectDetail: text('reject_detail'),
     instruction: text('instruction'),
+    /** explicit | natural | goal: how much of the target the instruction names (skills/levels.ts). */
+    instructionLevel: text('instruction_level'),
     difficulty: integer('difficulty'),
     packageKey: text('package_key'),
     costUsd: doublePrecision('cost_usd').notNull().default(0),

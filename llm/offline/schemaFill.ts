@@ -1,4 +1,5 @@
 import type { Faker } from '@faker-js/faker';
+import { JOB_TITLES, kitProse } from './content/kit.ts';
 import type { Rng } from './prng.ts';
 import { sampleRegex } from './regexSample.ts';
 
@@ -264,8 +265,6 @@ function byName(name: string, ctx: Ctx): string {
       .words(ctx.rng.int(1, 2))
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '_');
-  const sentence = () =>
-    `${f.word.words({ count: { min: 4, max: 10 } }).replace(/^./, (c) => c.toUpperCase())}.`;
   if (/file_?name|filename|^file$/.test(n)) return slug();
   if (/folder|directory|^dir/.test(n)) return f.word.noun();
   if (/sheet/.test(n)) return f.commerce.department();
@@ -288,14 +287,16 @@ function byName(name: string, ctx: Ctx): string {
       .slice(0, 10);
   if (/colou?r/.test(n)) return f.color.human();
   if (/currency/.test(n)) return f.finance.currencyCode();
-  if (/product|item/.test(n)) return f.commerce.productName();
+  if (/product|item/.test(n)) return kitProse('product', ctx.rng);
   if (/department|team|category/.test(n)) return f.commerce.department();
-  if (/job|role|position/.test(n)) return f.person.jobTitle();
-  if (/title|subject|heading|topic/.test(n)) return sentence().slice(0, -1);
+  if (/job|role|position/.test(n)) return ctx.rng.pick(JOB_TITLES);
+  // Prose comes from the English content kit, never from random words.
+  if (/title|subject|heading|topic/.test(n)) return kitProse('title', ctx.rng);
+  if (/sentence|line|bullet/.test(n)) return kitProse('sentence', ctx.rng);
   if (
     /instruction|description|body|text|summary|content|message|prompt|note|comment|reason|rationale/.test(n)
   ) {
-    return Array.from({ length: ctx.rng.int(1, 3) }, sentence).join(' ');
+    return kitProse('paragraph', ctx.rng);
   }
   return f.word.words(ctx.rng.int(1, 3));
 }

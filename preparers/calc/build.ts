@@ -43,6 +43,7 @@ export async function buildWorkbook(doc: CalcDoc): Promise<Uint8Array> {
         if (fmt && v !== null) cell.numFmt = fmt;
       });
     });
+    for (const c of spec.cells) ws.getCell(c.cell).value = c.value;
     for (const f of spec.formulas) {
       const formula = f.formula.replace(/^=/, '');
       const cell = ws.getCell(f.cell);
@@ -52,6 +53,7 @@ export async function buildWorkbook(doc: CalcDoc): Promise<Uint8Array> {
     for (const s of spec.styles) {
       styleRange(ws, s.range, s);
     }
+    fitColumns(ws, spec);
     for (const m of spec.merges) ws.mergeCells(m);
     if (spec.freeze && (spec.freeze.rows > 0 || spec.freeze.cols > 0)) {
       ws.views = [{ state: 'frozen', xSplit: spec.freeze.cols, ySplit: spec.freeze.rows }];
@@ -60,4 +62,44 @@ export async function buildWorkbook(doc: CalcDoc): Promise<Uint8Array> {
   }
   recalculate(wb, pinned);
   return finishXlsx(await saveWorkbook(wb), doc.charts);
+}
+
+/** Rough display width of a value in characters, as its column's number format shows it. */
+function displayWidth(v: unknown, type: string | undefined): number {
+  if (v === null || v === undefined) return 0;
+  if (typeof v === 'number') {
+    const digits = Math.abs(v) >= 1 ? Math.floor(Math.log10(Math.abs(v))) + 1 : 1;
+    // Thousands separators, two decimals, a currency sign or a percent sign.
+    return digits + Math.floor((digits - 1) / 3) + (type === 'int' ? 1 : 4) + (v < 0 ? 1 : 0);
+  }
+  if (type === 'date') return 11;
+  return String(v).length;
+}
+
+/**
+ * Columns without an explicit width get one that fits their header and values, so LibreOffice
+ * never shows `###` for a number nor cuts a name off. Cells merged across columns (a title) are
+ * left to the merge.
+ */
+function fitColumns(ws: ExcelJS.Worksheet, spec: CalcDoc['sheets'][number]): void {
+  const merged = new Set(spec.merges.map((m) => m.split(':')[0]!.replace(/\$/g, '').toUpperCase()));
+  const widths = new Map<number, number>();
+  const note = (col: number, w: number) => widths.set(col, Math.max(widths.get(col) ?? 0, w));
+  spec.columns.forEach((c, i) => {
+    note(i + 1, c.header.length * 1.15 + 2);
+  });
+  for (const values of spec.rows) {
+    values.forEach((v, c) => {
+      note(c + 1, displayWidth(v, spec.columns[c]?.type) + 2);
+    });
+  }
+  for (const c of spec.cells) {
+    if (merged.has(c.cell.toUpperCase())) continue;
+    note(parseCell(c.cell).col, displayWidth(c.value, undefined) + 2);
+  }
+  for (const f of spec.formulas) note(parseCell(f.cell).col, 14);
+  for (const [col, w] of widths) {
+    if (spec.columns[col - 1]?.width !== undefined) continue;
+    ws.getColumn(col).width = Math.min(60, Math.max(9, Math.ceil(w)));
+  }
 }

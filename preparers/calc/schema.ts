@@ -123,6 +123,11 @@ const sheetSpec = z
       .default([])
       .describe('Data rows from row 2 (row 1 when there are no columns), one value per column.'),
     formulas: z.array(formulaSpec).max(10_000).default([]).describe('Formula cells.'),
+    cells: z
+      .array(z.object({ cell: cellRef, value: cellValue }).strict())
+      .max(10_000)
+      .default([])
+      .describe('Single cells outside the table, such as a label next to where a result goes.'),
     headerStyle: z
       .object({ bold: z.boolean().default(true), fill: hexColor.optional() })
       .strict()

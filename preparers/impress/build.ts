@@ -61,25 +61,90 @@ function bulletRuns(bullets: Bullet[], font: FontSpec | undefined): TextProps[] 
   });
 }
 
+const LINE_HEIGHT = 1.2;
+/** Text frames keep 0.1 in of inset on each side. */
+const INSET_PT = 14.4;
+
+/** Lines a text wraps to in a box `widthIn` wide at `sizePt` (average glyph ≈ 0.52 em). */
+export function wrappedLines(text: string, widthIn: number, sizePt: number): number {
+  const perLine = Math.max(8, Math.floor(((widthIn - 0.2) * 72) / (sizePt * 0.52)));
+  let lines = 1;
+  let used = 0;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (used === 0) used = Math.min(word.length, perLine);
+    else if (used + 1 + word.length <= perLine) used += 1 + word.length;
+    else {
+      lines += Math.ceil(word.length / perLine);
+      used = word.length % perLine || perLine;
+    }
+  }
+  return lines;
+}
+
+/**
+ * The largest size from `sizes` at which the paragraphs fit the box (wrapping counted), so a
+ * title that wraps never runs into the bullets below it and long bullets shrink instead of
+ * spilling off the slide. The smallest size is the floor; `fit: shrink` covers what is left.
+ */
+export function fittingSize(
+  paragraphs: { text: string; indentIn: number }[],
+  box: Box,
+  sizes: number[],
+): number {
+  for (const size of sizes) {
+    const lines = paragraphs.reduce((n, p) => n + wrappedLines(p.text, box.w - p.indentIn, size), 0);
+    const spacing = paragraphs.length > 1 ? paragraphs.length * size * 0.25 : 0;
+    if (lines * size * LINE_HEIGHT + spacing <= box.h * 72 - INSET_PT) return size;
+  }
+  return sizes[sizes.length - 1]!;
+}
+
+const TITLE_SIZES = [32, 28, 24, 22, 20, 18];
+const BODY_SIZES = [24, 20, 18, 16, 14, 12, 11, 10];
+
+function sized(font: FontSpec | undefined, size: number): FontSpec {
+  return { ...font, size: font?.size ?? size };
+}
+
 function addSlide(pres: PptxGenJS, spec: SlideSpec): void {
   const slide = pres.addSlide({ masterName: spec.layout });
   const boxes = LAYOUT_BOXES[spec.layout];
   if (spec.title !== undefined && boxes.title) {
-    slide.addText(spec.title, { placeholder: 'title', ...fontOptions(spec.titleFont) });
+    const size = fittingSize([{ text: spec.title, indentIn: 0 }], boxes.title, TITLE_SIZES);
+    slide.addText(spec.title, {
+      placeholder: 'title',
+      fit: 'shrink',
+      ...fontOptions(sized(spec.titleFont, size)),
+    });
   }
+  const bodyFont = (box: Box | undefined, bullets: Bullet[]) =>
+    box
+      ? sized(
+          spec.bodyFont,
+          fittingSize(
+            bullets.map((b) => ({ text: bulletParts(b).text, indentIn: 0.35 + 0.4 * bulletParts(b).level })),
+            box,
+            BODY_SIZES,
+          ),
+        )
+      : spec.bodyFont;
   if (spec.body.length > 0 && boxes.body) {
     // The title layout's body is a subtitle: plain paragraphs, no bullets.
+    const font = bodyFont(boxes.body, spec.body);
     const runs =
       spec.layout === 'title' || spec.layout === 'section'
         ? spec.body.map((b) => ({
             text: bulletParts(b).text,
-            options: { breakLine: true, ...fontOptions(spec.bodyFont) },
+            options: { breakLine: true, ...fontOptions(font) },
           }))
-        : bulletRuns(spec.body, spec.bodyFont);
-    slide.addText(runs, { placeholder: 'body' });
+        : bulletRuns(spec.body, font);
+    slide.addText(runs, { placeholder: 'body', fit: 'shrink' });
   }
   if (spec.right.length > 0 && boxes.right)
-    slide.addText(bulletRuns(spec.right, spec.bodyFont), { placeholder: 'right' });
+    slide.addText(bulletRuns(spec.right, bodyFont(boxes.right, spec.right)), {
+      placeholder: 'right',
+      fit: 'shrink',
+    });
   for (const img of spec.images) {
     const png = Buffer.from(patternPng(img.pixels.width, img.pixels.height, img.color, img.seed)).toString(
       'base64',
@@ -95,12 +160,16 @@ function addSlide(pres: PptxGenJS, spec: SlideSpec): void {
   }
   for (const t of spec.tables) {
     const rows = t.rows.map((r, i) => r.map((text) => ({ text, options: { bold: i === 0 } })));
+    // Rows of the chosen size (plus cell margins) fit the table's height, and the table the slide.
+    const fontSize =
+      [14, 12, 11, 10, 9].find((s) => t.rows.length * (s * LINE_HEIGHT + 7.2) <= t.h * 72) ?? 9;
     slide.addTable(rows, {
       x: t.x,
       y: t.y,
-      w: t.w,
+      w: Math.min(t.w, 10 - t.x - 0.2),
       h: t.h,
-      fontSize: 14,
+      fontSize,
+      autoPage: false,
       border: { type: 'solid', pt: 1, color: '808080' },
     });
   }

@@ -68,7 +68,9 @@ function sortableTable(columns, rows, { testid, rowTestid, rowKey, rowAttrs, onS
   const headers = columns.map((c) =>
     h(
       'th',
-      { class: `sortable${c.num ? ' num' : ''}`, dataset: { sort: c.key }, onclick: () => sortBy(c.key) },
+      c.sortable === false
+        ? { class: c.num ? 'num' : '', dataset: { sort: c.key } }
+        : { class: `sortable${c.num ? ' num' : ''}`, dataset: { sort: c.key }, onclick: () => sortBy(c.key) },
       c.label,
     ),
   );
@@ -287,6 +289,11 @@ function usageTable(list, keyCol, testid) {
 /** Skills are sorted, filtered and paged by the server: a round can have thousands. */
 const SKILL_PAGE = 200;
 
+function levelText(levels) {
+  const l = levels ?? {};
+  return `${l.explicit ?? 0} / ${l.natural ?? 0} / ${l.goal ?? 0}`;
+}
+
 function skillsPanel(roundId) {
   const filter = h('input', {
     type: 'search',
@@ -308,6 +315,15 @@ function skillsPanel(roundId) {
       },
       { key: 'apps', label: 'Apps', value: (s) => s.apps.join(', ') },
       { key: 'tasks', label: 'Tasks', num: true, value: (s) => s.tasks, text: (s) => formatInt(s.tasks) },
+      {
+        // Instruction levels of the skill's tasks: explicit / natural / goal.
+        key: 'levels',
+        label: 'Levels E/N/G',
+        sortable: false,
+        value: (s) => levelText(s.levels),
+        text: (s) =>
+          h('span', { title: 'explicit / natural / goal', testid: 'skill-levels' }, levelText(s.levels)),
+      },
       {
         key: 'accepted',
         label: 'Accepted',

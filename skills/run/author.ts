@@ -1,10 +1,22 @@
 import type { z } from 'zod';
-import type { LlmNodeRequest, Validation } from '../../llm/types.ts';
-import { generateRecords, resolvedGenerateSchema } from '../generate.ts';
+import { classifyDomain } from '../../llm/offline/content/kit.ts';
+import { type LlmNodeRequest, structuredOutput, type Validation } from '../../llm/types.ts';
+import {
+  CONTENT_NODE_ID,
+  CONTENT_POOL_SIZE,
+  contentPoolSchema,
+  contentPrompt,
+  offlineAnswer,
+  poolKeyFor,
+  proseSourceFor,
+  quotaFor,
+} from '../content/pool.ts';
+import { generateRecords, type ProseSource, proseKindsOf, resolvedGenerateSchema } from '../generate.ts';
+import { type InstructionLevel, LEVEL_GUIDANCE } from '../levels.ts';
 import { compileOutput } from '../outputTypes.ts';
 import { sampleParams } from '../params.ts';
 import { deriveSeed } from '../random.ts';
-import type { SkillSpec } from '../schema.ts';
+import { isLevelledNode, type SkillSpec } from '../schema.ts';
 import { type Context, evaluate, render, renderText, TemplateError } from '../template.ts';
 
 /** The model layer (llm/) owns retries, repair, cache and ledger; authoring only asks. */
@@ -48,10 +60,24 @@ export function zodValidator(schema: z.ZodType) {
  * Runs the authoring nodes of a spec (llm, generate, values) in order for one task and returns
  * the task context. Prepare and solve nodes only read the context, so they run later, elsewhere.
  */
-export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCaller): Promise<AuthorResult> {
+export interface AuthorOptions {
+  level?: InstructionLevel;
+  /** Where the task sits in its skill run: tasks of one pool share one content call. */
+  roundId?: string;
+  taskIndex?: number;
+}
+
+export async function authorTask(
+  spec: SkillSpec,
+  taskSeed: number,
+  llm: LlmCaller,
+  options: AuthorOptions = {},
+): Promise<AuthorResult> {
+  const level = options.level ?? 'natural';
+  let prose: ProseSource | undefined;
   const ctx: Context = {
     params: sampleParams(spec.params, deriveSeed(taskSeed, 'params')),
-    task: { seed: taskSeed },
+    task: { seed: taskSeed, level },
   };
   const nodeMs: Record<string, number> = {};
   for (const node of spec.nodes) {
@@ -61,14 +87,17 @@ export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCall
         const out = compileOutput(node.llm.output, `${node.id}.output`);
         const offline: Record<string, unknown[]> = {};
         for (const [field, candidates] of Object.entries(node.llm.offline)) {
-          offline[field] = (await render(candidates, ctx)) as unknown[];
+          const list = Array.isArray(candidates) ? candidates : candidates[level];
+          offline[field] = (await render(list, ctx)) as unknown[];
         }
+        const levelled = isLevelledNode(node.llm);
+        const prompt = await renderText(node.llm.prompt, ctx);
         const result = await llm({
           nodeId: node.id,
           tier: node.llm.tier,
           messages: [
             { role: 'system', content: systemPrompt(spec, node.llm.system) },
-            { role: 'user', content: await renderText(node.llm.prompt, ctx) },
+            { role: 'user', content: levelled ? `${prompt}\n\n${LEVEL_GUIDANCE[level]}` : prompt },
           ],
           schemaName: `${node.id}_output`,
           jsonSchema: out.json,
@@ -79,6 +108,12 @@ export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCall
         if (!result.ok) return { ok: false, reason: result.reason, node: node.id, detail: result.detail };
         ctx[node.id] = result.value;
       } else if ('generate' in node) {
+        if (!prose && proseKindsOf(node.generate.fields).length > 0) {
+          const content = await writeContent(spec, ctx, taskSeed, llm, options);
+          if (!content.ok)
+            return { ok: false, reason: content.reason, node: CONTENT_NODE_ID, detail: content.detail };
+          prose = content.prose;
+        }
         const resolved = resolvedGenerateSchema.safeParse(await render(node.generate, ctx));
         if (!resolved.success) {
           return {
@@ -88,7 +123,7 @@ export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCall
             detail: resolved.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
           };
         }
-        ctx[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, node.id));
+        ctx[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, node.id), prose);
       } else if ('values' in node) {
         const values: Record<string, unknown> = {};
         ctx[node.id] = values;
@@ -105,4 +140,62 @@ export async function authorTask(spec: SkillSpec, taskSeed: number, llm: LlmCall
     nodeMs[node.id] = Math.round(performance.now() - started);
   }
   return { ok: true, context: ctx, nodeMs };
+}
+
+/**
+ * The content node: prose for every generate node of the spec, written once per pool of tasks
+ * (same request, so the cache serves the pool) and conditioned on the scenario's domain. The
+ * task's set goes into the context under `content`, so it is stored and exported with the task.
+ */
+const contentInFlight = new Map<string, Promise<unknown>>();
+
+async function writeContent(
+  spec: SkillSpec,
+  ctx: Context,
+  taskSeed: number,
+  llm: LlmCaller,
+  options: AuthorOptions,
+): Promise<{ ok: true; prose: ProseSource } | { ok: false; reason: string; detail: string }> {
+  const kinds = [
+    ...new Set(spec.nodes.flatMap((n) => ('generate' in n ? proseKindsOf(n.generate.fields) : []))),
+  ];
+  const quota = quotaFor(kinds);
+  const { task: _task, ...scenario } = ctx;
+  const domain = classifyDomain(
+    `${spec.id} ${spec.title} ${spec.description} ${JSON.stringify(scenario)}`,
+    deriveSeed(taskSeed, 'domain'),
+  );
+  const taskIndex = options.taskIndex ?? 0;
+  // Without a round (a dry try), the task's own seed keys the pool: it pays for its own content.
+  const poolKey = options.roundId ? poolKeyFor(options.roundId, spec, domain, taskIndex) : `try|${taskSeed}`;
+  const schema = contentPoolSchema(quota, CONTENT_POOL_SIZE);
+  // Tasks of a pool often run at once: the later ones wait for the first, whose answer the
+  // response cache then gives them (a cache-hit ledger row each, no second payment).
+  const earlier = contentInFlight.get(poolKey);
+  if (earlier) await earlier.catch(() => undefined);
+  const pending = llm({
+    nodeId: CONTENT_NODE_ID,
+    tier: 'default',
+    messages: [
+      {
+        role: 'system',
+        content: systemPrompt(spec, 'You write the prose an agent will read in the task files.'),
+      },
+      { role: 'user', content: contentPrompt(spec, domain, quota, CONTENT_POOL_SIZE) },
+    ],
+    ...structuredOutput('content_pool', schema),
+    seed: deriveSeed(poolKey, 'content'),
+    offlineHint: { value: offlineAnswer(domain, quota, poolKey) },
+  });
+  if (!earlier) {
+    contentInFlight.set(poolKey, pending);
+    void pending.finally(() => contentInFlight.delete(poolKey)).catch(() => undefined);
+  }
+  const result = await pending;
+  if (!result.ok) return result;
+  const sets = (result.value as { sets: Parameters<typeof proseSourceFor>[0][] }).sets;
+  const slot = options.roundId ? taskIndex % CONTENT_POOL_SIZE : 0;
+  const set = sets[slot % sets.length]!;
+  ctx[CONTENT_NODE_ID] = { domain, pool: poolKey, slot, ...set };
+  return { ok: true, prose: proseSourceFor(set, taskSeed) };
 }

@@ -609,6 +609,7 @@ describe('HTTP API', () => {
       '/api/tasks/{taskId}',
       '/api/rounds/{roundId}/costs/skills',
       '/api/rounds/{roundId}/costs/timeline',
+      '/api/rounds/{roundId}/content',
       '/api/taxonomy/versions',
       '/api/rounds/{roundId}/feedback',
       '/api/exports',

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { and, eq, inArray } from 'drizzle-orm';
+import { contentReport } from '../../app/contentReport.ts';
 import { waitForRound } from '../../app/rounds/control.ts';
 import { startRound } from '../../app/rounds/start.ts';
 import { taskArtifacts, tasks } from '../../infra/db/schema.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';
 
+/** Three tasks at the default 20/50/30 mix: one explicit, one natural, one goal per skill. */
 const TASKS_PER_SKILL = 3;
 
 /**
@@ -28,6 +30,7 @@ type TaskRow = Pick<
   | 'taskIndex'
   | 'status'
   | 'instruction'
+  | 'instructionLevel'
   | 'rejectReason'
   | 'rejectNode'
   | 'rejectDetail'
@@ -61,7 +64,7 @@ function describeTask(t: TaskRow): string {
     t.status === 'accepted'
       ? ''
       : ` ${t.rejectReason ?? '?'} at ${t.rejectNode ?? '?'}: ${t.rejectDetail ?? ''}`;
-  return `    #${t.taskIndex} ${t.status}${why}`;
+  return `    #${t.taskIndex} [${t.instructionLevel ?? '?'}] ${t.status}${why}`;
 }
 
 describe('the whole skill library in one dry-run round (offline model)', () => {
@@ -82,7 +85,7 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
     }
   });
 
-  test('every skill: 3 tasks accepted by the full verification, distinct instructions and initial files', async () => {
+  test('every skill at every level: accepted by the full verification, distinct instructions and files, no placeholder text', async () => {
     const library = loadSkillLibrary();
     const ids = [...library.keys()].sort();
     const started = Date.now();
@@ -110,6 +113,7 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
         taskIndex: tasks.taskIndex,
         status: tasks.status,
         instruction: tasks.instruction,
+        instructionLevel: tasks.instructionLevel,
         rejectReason: tasks.rejectReason,
         rejectNode: tasks.rejectNode,
         rejectDetail: tasks.rejectDetail,
@@ -140,6 +144,9 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
         else if (st.wrongKilled !== st.wrongTried || st.wrongTried < 1)
           problems.push(`#${r.taskIndex} killed ${st.wrongKilled}/${st.wrongTried} wrong solutions`);
       }
+      const levels = new Set(ok.map((r) => r.instructionLevel));
+      for (const level of ['explicit', 'natural', 'goal'])
+        if (!levels.has(level)) problems.push(`no accepted ${level} task`);
       if (problems.length > 0)
         failures.push(`  ${id}: ${problems.join('; ')}\n${mine.map(describeTask).join('\n')}`);
     }
@@ -176,6 +183,22 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
       ).toFixed(1)}%`,
     );
     if (failures.length > 0) console.log(`failing skills:\n${failures.join('\n')}`);
+
+    // What the agent reads, over the whole round (forge report content).
+    const content = await contentReport(forge.runtime.database, forge.runtime.store, roundId);
+    console.log(
+      `content: placeholder share ${content.placeholderShare}, levels ${JSON.stringify(content.levels)}, mean instruction ${content.meanInstructionChars} chars, ${content.paragraphs} paragraphs, ${(100 * content.distinctParagraphRatio).toFixed(1)}% distinct`,
+    );
+    assert.deepEqual(content.placeholderExamples, [], 'no lorem, catch-phrases or faker product names');
+    assert.equal(content.placeholderShare, 0);
+    for (const level of ['natural', 'goal']) {
+      assert.ok(
+        content.levels[level]!.cellAddressShare <= 0.05,
+        `${level}: ${(100 * content.levels[level]!.cellAddressShare).toFixed(1)}% of instructions name a cell`,
+      );
+    }
+    assert.deepEqual(content.skillsMissingLevels, []);
+    assert.equal(content.skills, ids.length);
 
     assert.equal(progress.status, 'completed');
     assert.deepEqual(failures, [], `${failures.length} skills failed (details above)`);

@@ -43,6 +43,7 @@ const roundTotalsRow = z.object({
   cancelled: num,
   studentRuns: num,
   studentSuccess: num,
+  levels: z.record(z.string(), num).nullish(),
 });
 
 export interface RoundTotals {
@@ -66,6 +67,8 @@ export interface RoundTotals {
   acceptanceRate: number | null;
   studentRuns: number;
   studentPassRate: number | null;
+  /** Tasks per instruction level (explicit / natural / goal); per skill only. */
+  levels?: Record<string, number> | null;
 }
 
 function roundTotalsQuery(where: SQL, limit: number): SQL {
@@ -255,15 +258,19 @@ function perSkillQuery(roundId: string): SQL {
     FROM skill_round_summary WHERE round_id = ${roundId}`;
 }
 
-const skillColumns = sql`p.skill_id AS key, k.title, p.apps, p.tasks, p.accepted, p.rejected, p.failed, p.usd,
-  p.tokens, p.calls, p.runs AS "studentRuns", p.success_sum AS "studentSuccess"`;
+const skillColumns = (roundId: string) => sql`p.skill_id AS key, k.title, p.apps, p.tasks, p.accepted,
+  p.rejected, p.failed, p.usd, p.tokens, p.calls, p.runs AS "studentRuns", p.success_sum AS "studentSuccess",
+  (SELECT jsonb_object_agg(x.level, x.n) FROM (
+     SELECT t.instruction_level AS level, count(*)::int AS n FROM tasks t
+     WHERE t.round_id = ${roundId} AND t.skill_id = p.skill_id AND t.instruction_level IS NOT NULL
+     GROUP BY t.instruction_level) x) AS levels`;
 
 /** Per skill: tasks, acceptance, USD per accepted task and student pass rate; every skill of the round. */
 export async function costBySkill(db: Db, roundId: string): Promise<GroupCost[]> {
   const list = await rows(
     db,
     groupRow,
-    sql`SELECT ${skillColumns} FROM (${perSkillQuery(roundId)}) p LEFT JOIN skills k ON k.id = p.skill_id
+    sql`SELECT ${skillColumns(roundId)} FROM (${perSkillQuery(roundId)}) p LEFT JOIN skills k ON k.id = p.skill_id
         ORDER BY p.skill_id`,
   );
   return list.map(toGroupCost);
@@ -309,7 +316,7 @@ export async function skillCostPage(
   const list = await rows(
     db,
     groupRow.extend({ total: num }),
-    sql`SELECT ${skillColumns}, count(*) OVER () AS total
+    sql`SELECT ${skillColumns(roundId)}, count(*) OVER () AS total
         FROM (${perSkillQuery(roundId)}) p LEFT JOIN skills k ON k.id = p.skill_id ${where}
         ORDER BY ${skillSorts[opts.sort]} ${direction} NULLS LAST, p.skill_id
         LIMIT ${opts.limit} OFFSET ${opts.offset}`,

@@ -1,0 +1,172 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { createRng, type Rng } from '../prng.ts';
+
+/**
+ * The English content kit the offline model answers content nodes from: one YAML file per domain
+ * (finance, hr, school, clinic, retail, events, it, research, nonprofit, household) with titles,
+ * sentences and product names written for it. Sentences carry slots ({person}, {date}, …) the
+ * engine fills with the task's own people, dates and places.
+ */
+const kitFileSchema = z
+  .object({
+    keywords: z.array(z.string().min(1)).min(1),
+    titles: z.array(z.string().min(3)).min(8),
+    sentences: z.array(z.string().min(10)).min(16),
+    products: z.array(z.string().min(2)).min(6),
+  })
+  .strict();
+export type ContentKit = z.infer<typeof kitFileSchema> & { domain: string };
+
+const kitDir = path.dirname(fileURLToPath(import.meta.url));
+let loaded: Map<string, ContentKit> | undefined;
+
+export function contentKits(): Map<string, ContentKit> {
+  if (loaded) return loaded;
+  const kits = new Map<string, ContentKit>();
+  for (const file of readdirSync(kitDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
+    const parsed = kitFileSchema.safeParse(parse(readFileSync(path.join(kitDir, file), 'utf8')));
+    if (!parsed.success) throw new Error(`content kit ${file}: ${parsed.error.issues[0]?.message}`);
+    kits.set(file.replace(/\.yaml$/, ''), { ...parsed.data, domain: file.replace(/\.yaml$/, '') });
+  }
+  loaded = kits;
+  return kits;
+}
+
+/** The kit domain a task's scenario belongs to: most keyword hits; ties and misses by seed. */
+export function classifyDomain(scenarioText: string, seed: number): string {
+  const text = scenarioText.toLowerCase();
+  let best: string[] = [];
+  let bestScore = 0;
+  for (const [domain, kit] of contentKits()) {
+    const score = kit.keywords.filter((k) => new RegExp(`\\b${k}`, 'i').test(text)).length;
+    if (score > bestScore) {
+      best = [domain];
+      bestScore = score;
+    } else if (score === bestScore && score > 0) best.push(domain);
+  }
+  const pool = best.length > 0 ? best : [...contentKits().keys()];
+  return createRng(seed).pick(pool);
+}
+
+/** One task's share of a content pool: what a content node returns per task. */
+export const contentSetSchema = z
+  .object({
+    titles: z.array(z.string().min(3).max(90)).default([]),
+    sentences: z.array(z.string().min(10).max(300)).default([]),
+    paragraphs: z.array(z.string().min(40).max(1500)).default([]),
+    products: z.array(z.string().min(2).max(60)).default([]),
+  })
+  .strict();
+export type ContentSet = z.infer<typeof contentSetSchema>;
+
+export interface ContentQuota {
+  titles: number;
+  sentences: number;
+  paragraphs: number;
+  products: number;
+}
+
+/**
+ * The offline answer to a pooled content request: `poolSize` sets drawn from the domain's kit
+ * without replacement across the sets where the kit allows, so the tasks of a pool share no
+ * title and no paragraph. Paragraphs are two to four of the kit's sentences.
+ */
+export function offlineContentPool(
+  domain: string,
+  quota: ContentQuota,
+  poolSize: number,
+  seed: number,
+): { sets: ContentSet[] } {
+  const kit = contentKits().get(domain);
+  if (!kit) throw new Error(`no content kit for domain ${domain}`);
+  const rng = createRng(seed);
+  const deal = <T>(items: readonly T[]) => {
+    let deck: T[] = [];
+    return () => {
+      if (deck.length === 0) deck = shuffle(items, rng);
+      return deck.pop()!;
+    };
+  };
+  // Within a set nothing repeats while the kit lasts; across the pool, paragraphs never repeat.
+  const fresh = <T>(items: readonly T[], n: number) => {
+    const next = deal(items);
+    return Array.from({ length: n }, next);
+  };
+  const sentence = deal(kit.sentences);
+  const usedParagraphs = new Set<string>();
+  const sets: ContentSet[] = [];
+  for (let s = 0; s < poolSize; s++) {
+    const paragraphs: string[] = [];
+    for (let p = 0, tries = 0; p < quota.paragraphs && tries < 200; tries++) {
+      const n = rng.int(2, 4);
+      const parts = new Set<string>();
+      for (let t = 0; parts.size < n && t < 20; t++) parts.add(sentence());
+      const text = [...parts].join(' ');
+      if (usedParagraphs.has(text)) continue;
+      usedParagraphs.add(text);
+      paragraphs.push(text);
+      p++;
+    }
+    sets.push({
+      titles: fresh(kit.titles, quota.titles),
+      sentences: fresh(kit.sentences, quota.sentences),
+      paragraphs,
+      products: fresh(kit.products, quota.products),
+    });
+  }
+  return { sets };
+}
+
+function shuffle<T>(items: readonly T[], rng: Rng): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** One piece of kit prose of a kind, for offline fills of fields no hint covers. */
+export function kitProse(kind: 'title' | 'sentence' | 'paragraph' | 'product', rng: Rng): string {
+  const kit = rng.pick([...contentKits().values()]);
+  if (kind === 'title') return rng.pick(kit.titles);
+  if (kind === 'product') return rng.pick(kit.products);
+  const fill = (s: string) =>
+    s
+      .replace(/\{person2?\}/g, 'the team')
+      .replace(
+        /\{(date|place|org|amount)\}/g,
+        (_m, k: string) =>
+          ({ date: 'next week', place: 'the main office', org: 'our partner', amount: 'the agreed amount' })[
+            k
+          ]!,
+      );
+  if (kind === 'sentence') return fill(rng.pick(kit.sentences));
+  return [0, 1, 2].map(() => fill(rng.pick(kit.sentences))).join(' ');
+}
+
+/** Plain job titles, for offline fills (faker's are generated phrases). */
+export const JOB_TITLES = [
+  'Office Manager',
+  'Accountant',
+  'Project Coordinator',
+  'Sales Manager',
+  'HR Advisor',
+  'IT Support Technician',
+  'Operations Lead',
+  'Marketing Assistant',
+  'Finance Officer',
+  'Customer Service Lead',
+  'Research Assistant',
+  'Warehouse Supervisor',
+  'Volunteer Coordinator',
+  'Practice Nurse',
+  'Teacher',
+  'Events Officer',
+];

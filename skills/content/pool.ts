@@ -1,0 +1,209 @@
+import { en, Faker } from '@faker-js/faker';
+import { z } from 'zod';
+import {
+  type ContentQuota,
+  type ContentSet,
+  contentSetSchema,
+  offlineContentPool,
+} from '../../llm/offline/content/kit.ts';
+import type { ProseKind, ProseSource } from '../generate.ts';
+import { deriveSeed, Rng } from '../random.ts';
+import type { SkillSpec } from '../schema.ts';
+
+/**
+ * Pooled content: one llm call writes the prose (titles, sentences, paragraphs, product names) for
+ * a pool of tasks of a skill; each task takes its own set. Tasks of a pool send the very same
+ * request, so the response cache answers all but the first, and the ledger still has one row per
+ * task (the first with the tokens, the others as cache hits at $0).
+ */
+export const CONTENT_POOL_SIZE = 3;
+export const CONTENT_NODE_ID = 'content';
+
+const QUOTA: Record<'titles' | 'sentences' | 'paragraphs' | 'products', number> = {
+  titles: 10,
+  sentences: 14,
+  paragraphs: 8,
+  products: 10,
+};
+
+/** What the content call must produce per set, from the prose kinds the spec's fields use. */
+export function quotaFor(kinds: readonly ProseKind[]): ContentQuota {
+  const has = (...k: ProseKind[]) => k.some((x) => kinds.includes(x));
+  return {
+    titles: has('title', 'words') ? QUOTA.titles : 0,
+    sentences: has('sentence') ? QUOTA.sentences : 0,
+    paragraphs: has('paragraph') ? QUOTA.paragraphs : 0,
+    products: has('product', 'word') ? QUOTA.products : 0,
+  };
+}
+
+export function contentPoolSchema(quota: ContentQuota, poolSize: number) {
+  const atLeast = (n: number) => z.array(z.string()).min(n);
+  const set = contentSetSchema.extend({
+    titles: atLeast(quota.titles),
+    sentences: atLeast(quota.sentences),
+    paragraphs: atLeast(quota.paragraphs),
+    products: atLeast(quota.products),
+  });
+  return z
+    .object({ sets: z.array(set).min(poolSize) })
+    .strict()
+    .superRefine((v, ctx) => {
+      const text = JSON.stringify(v);
+      if (/\blorem\b|\bipsum\b|\bdolor sit\b/i.test(text))
+        ctx.addIssue({ code: 'custom', message: 'placeholder Latin is not content' });
+      const unknown = text.match(/\{(?!person\}|person2\}|date\}|place\}|org\}|amount\})[a-z0-9_]*\}/i);
+      if (unknown) ctx.addIssue({ code: 'custom', message: `unknown slot ${unknown[0]}` });
+    });
+}
+
+const SLOT_HELP =
+  'Where a name, date, place, organisation or amount belongs, write the slot {person}, {person2}, {date}, {place}, {org} or {amount}; the engine fills them per task.';
+
+/** The request every task of a pool sends: identical bytes, so the cache serves the pool. */
+export function contentPrompt(spec: SkillSpec, domain: string, quota: ContentQuota, poolSize: number) {
+  const wants = [
+    quota.titles
+      ? `${quota.titles} short titles (2 to 7 words, as for slides, headings or e-mail subjects)`
+      : '',
+    quota.sentences
+      ? `${quota.sentences} single sentences (8 to 25 words, as for bullets or memo lines)`
+      : '',
+    quota.paragraphs
+      ? `${quota.paragraphs} paragraphs (2 to 4 sentences, as in a memo, report or e-mail)`
+      : '',
+    quota.products ? `${quota.products} product or item names (2 to 5 words, as in a price list)` : '',
+  ].filter(Boolean);
+  return [
+    `Write English workplace content for ${poolSize} separate tasks of the skill "${spec.title}" (${spec.description}).`,
+    `The organisation works in ${domain}. Each task gets its own set with: ${wants.join('; ')}.`,
+    'Sets share no text. Write like real people at work: concrete, plain, grammatical; no marketing slogans, no filler.',
+    SLOT_HELP,
+  ].join('\n');
+}
+
+export function poolKeyFor(roundId: string, spec: SkillSpec, domain: string, taskIndex: number): string {
+  return `${roundId}|${spec.id}|${domain}|pool-${Math.floor(taskIndex / CONTENT_POOL_SIZE)}`;
+}
+
+export function offlineAnswer(domain: string, quota: ContentQuota, poolKey: string) {
+  return offlineContentPool(domain, quota, CONTENT_POOL_SIZE, deriveSeed(poolKey, 'content'));
+}
+
+/** The task's people, dates and places, fixed per task so a document names the same cast throughout. */
+export function castFor(taskSeed: number) {
+  const faker = new Faker({ locale: [en], seed: deriveSeed(taskSeed, 'cast') });
+  const rng = new Rng(deriveSeed(taskSeed, 'cast-dates'));
+  const months = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'September',
+    'October',
+    'November',
+  ];
+  const dates = Array.from({ length: 4 }, () => `${rng.int(1, 28)} ${rng.pick(months)}`);
+  return {
+    person: faker.person.fullName(),
+    person2: faker.person.fullName(),
+    place: faker.location.city(),
+    org: faker.company.name(),
+    amount: () => `£${(rng.int(12, 480) * 25).toLocaleString('en-GB')}`,
+    date: () => rng.pick(dates),
+  };
+}
+
+const VARIANTS = {
+  titles: ['follow-up', 'update', 'next steps', 'questions', 'second round', 'final version'],
+  products: ['large', 'small', 'blue', 'grey', 'pack of 2', 'refill', 'deluxe', 'travel size'],
+};
+
+/**
+ * The task's prose source over its content set: pieces in order, slots filled with the task's
+ * cast; when a task needs more than its set holds, titles and products get plain variants and
+ * paragraphs are recombined from the set's own sentences.
+ */
+export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
+  const cast = castFor(taskSeed);
+  const fill = (text: string) =>
+    text
+      .replace(/\{person\}/g, cast.person)
+      .replace(/\{person2\}/g, cast.person2)
+      .replace(/\{place\}/g, cast.place)
+      .replace(/\{org\}/g, cast.org)
+      .replace(/\{amount\}/g, () => cast.amount())
+      .replace(/\{date\}/g, () => cast.date());
+  const sentencesFromParagraphs = set.paragraphs
+    .flatMap((p) => p.match(/[^.!?]+[.!?]+/g) ?? [])
+    .map((s) => s.trim());
+  const allSentences = [
+    ...set.sentences,
+    ...sentencesFromParagraphs.filter((x) => !set.sentences.includes(x)),
+  ];
+  // A sentence handed out on its own never also sits inside a paragraph handed out to the same
+  // task: a document would say it twice (and "this sentence appears once" would be ambiguous).
+  const givenParagraphs: string[] = [];
+  const givenSentences: string[] = [];
+  const counters = new Map<string, number>();
+  const take = (key: string) => {
+    const n = counters.get(key) ?? 0;
+    counters.set(key, n + 1);
+    return n;
+  };
+  const cycled = (items: string[], variants: string[], n: number, join: (a: string, v: string) => string) => {
+    if (items.length === 0) throw new Error('the content set has no items of this kind');
+    const base = items[n % items.length]!;
+    const round = Math.floor(n / items.length);
+    return round === 0 ? base : join(base, variants[(round - 1) % variants.length]!);
+  };
+  return {
+    next(kind: ProseKind, maxWords?: number): string {
+      switch (kind) {
+        case 'title':
+          return fill(cycled(set.titles, VARIANTS.titles, take('title'), (a, v) => `${a}: ${v}`));
+        case 'product':
+          return cycled(set.products, VARIANTS.products, take('product'), (a, v) => `${a}, ${v}`);
+        case 'word': {
+          const n = take('word');
+          const words = set.products.flatMap((p) => p.toLowerCase().match(/[a-z]{4,}/g) ?? []);
+          return words[n % words.length] ?? 'records';
+        }
+        case 'words': {
+          // Shares the titles' counter: a short phrase never repeats a title used elsewhere.
+          const n = take('title');
+          if (maxWords === 1) {
+            const words = set.titles.flatMap((t) => t.toLowerCase().match(/[a-z]{5,}/g) ?? []);
+            return words[n % words.length] ?? 'default';
+          }
+          return fill(cycled(set.titles, VARIANTS.titles, n, (a, v) => `${a}: ${v}`));
+        }
+        case 'sentence': {
+          let pick = '';
+          for (let tries = 0; tries < allSentences.length; tries++) {
+            pick = allSentences[take('sentence') % allSentences.length] ?? '';
+            if (!givenParagraphs.some((p) => p.includes(pick))) break;
+          }
+          givenSentences.push(pick);
+          return fill(pick || (set.titles[0] ?? ''));
+        }
+        case 'paragraph': {
+          let n = take('paragraph');
+          while (n < set.paragraphs.length && givenSentences.some((x) => set.paragraphs[n]!.includes(x)))
+            n = take('paragraph');
+          if (n < set.paragraphs.length) {
+            givenParagraphs.push(set.paragraphs[n]!);
+            return fill(set.paragraphs[n]!);
+          }
+          const k = allSentences.length;
+          if (k === 0) return fill(set.paragraphs[n % set.paragraphs.length]!);
+          const start = (n * 3) % k;
+          return fill([0, 1, 2].map((i) => allSentences[(start + i * 5) % k]).join(' '));
+        }
+      }
+    },
+  };
+}
