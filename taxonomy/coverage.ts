@@ -61,11 +61,15 @@ export function appsNeeded(spec: Pick<SkillSpec, 'nodes' | 'rubric'>): string[] 
   const apps = new Set<string>();
   for (const check of spec.rubric.checks) {
     const kind = (check as { kind?: unknown }).kind;
-    if (typeof kind === 'string' && kind.includes('.')) apps.add(kind.slice(0, kind.indexOf('.')));
+    if (typeof kind !== 'string' || AGENT_ANSWER_KINDS.has(kind)) continue;
+    if (kind.includes('.')) apps.add(kind.slice(0, kind.indexOf('.')));
   }
   for (const node of spec.nodes) if ('prepare' in node) apps.add(node.prepare.app);
   return [...apps].sort();
 }
+
+/** Checks of what the agent answered (an infeasible task's report), not of an application's state. */
+const AGENT_ANSWER_KINDS = new Set(['os.reported_infeasible']);
 
 export interface CoverageReport {
   capabilities: CapabilityCoverage[];
