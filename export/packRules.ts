@@ -84,7 +84,16 @@ const SHELLS = new Set([
 const PY_STATEMENT =
   /^(import (pyautogui|time)|pyautogui\.(hotkey|press)\(\s*'[a-z0-9]+'(\s*,\s*'[a-z0-9]+')*\s*\)|time\.sleep\(\s*\d+(\.\d+)?\s*\))$/;
 
+/** The exporter's own reader of a file's trimmed text (export/osworld/metrics.ts): path, then the characters to trim. */
+const PRINT_TRIMMED =
+  "import sys,base64;t=open(sys.argv[1],'rb').read().decode('utf-8','replace').rstrip(sys.argv[2]);sys.stdout.write(base64.b64encode(t.encode('utf-8')).decode()+'.')";
+
 function pythonProblem(args: string[]): string | null {
+  if (args[0] === '-c' && args[1] === PRINT_TRIMMED && args.length === 4) {
+    const problem = vmPathProblem(args[2]);
+    if (problem) return `argument ${problem}`;
+    return /^\s*$/u.test(args[3]!) ? null : 'passes more than whitespace to the trimmed-text reader';
+  }
   if (args.length !== 2 || args[0] !== '-c') return 'runs Python other than the window-save keystrokes';
   const statements = args[1]!
     .split(';')
@@ -96,6 +105,12 @@ function pythonProblem(args: string[]): string | null {
     : `runs Python beyond the window-save keystrokes (${JSON.stringify(bad.slice(0, 80))})`;
 }
 
+/**
+ * Shell scripts the exporter itself writes (export/osworld/metrics.ts), fixed text with the path
+ * passed as `$1`; `sh -c` runs nothing else.
+ */
+const FIXED_SCRIPTS = new Set(['base64 -w0 -- "$1" && printf .']);
+
 /** Why a command (an OSWorld `command` parameter) is refused, or null. */
 export function commandProblem(command: unknown, shell?: unknown): string | null {
   if (shell === true) return 'runs through a shell (shell: true)';
@@ -106,9 +121,11 @@ export function commandProblem(command: unknown, shell?: unknown): string | null
   const words = command as string[];
   if (words.some((w) => w.includes('\0'))) return 'has an argument with a NUL byte';
   const program = words[0]!.split('/').pop()!;
-  if (SHELLS.has(program)) return `runs ${program}, a shell or interpreter`;
+  const fixed =
+    program === 'sh' && words[1] === '-c' && FIXED_SCRIPTS.has(words[2] ?? '') && words[3] === 'sh';
+  if (SHELLS.has(program) && !fixed) return `runs ${program}, a shell or interpreter`;
   if (/^python[0-9.]*$/.test(program)) return pythonProblem(words.slice(1));
-  for (const w of words.slice(1)) {
+  for (const w of words.slice(fixed ? 4 : 1)) {
     if (w.startsWith('/')) {
       const problem = vmPathProblem(w);
       if (problem) return `argument ${problem}`;

