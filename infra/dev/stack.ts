@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Config, isLoopback } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
@@ -130,6 +130,9 @@ export async function stackUp(config: Config, log: Logger = () => {}): Promise<S
   const layout = stackLayout(config);
   const local = localServices.filter((svc) => !svc.external(config));
   assertServicesBind(config, local.length > 0);
+  // Credentials, data and logs of the services live here: this user's only.
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  chmodSync(config.home, 0o700);
   await withStackLock(layout.lockFile, lockTimeoutMs, async () => {
     await ensureBinaries(
       layout,
