@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { relativePathProblem } from '../../preparers/paths.ts';
 import { parseDoc } from '../../preparers/registry.ts';
+import { readSkillLibrary, skillsDir } from '../../skills/load.ts';
 import { feedbackLineSchema } from '../../taxonomy/feedback.ts';
 
 describe('hostile names, modes and numbers are refused with the reason', () => {
@@ -41,5 +45,35 @@ describe('hostile names, modes and numbers are refused with the reason', () => {
     assert.equal(r.success, false);
     assert.match(r.error!.issues[0]!.message, /<=2147483647/);
     assert.equal(feedbackLineSchema.safeParse({ ...line, steps: 12 }).success, true);
+  });
+});
+
+describe('skills validate', () => {
+  test('reports every bad file, an alias bomb included, and still loads the good ones', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'forge-skills-'));
+    try {
+      mkdirSync(path.join(dir, 'os'));
+      const good = readFileSync(path.join(skillsDir, 'os', 'os.files.backup-copy.yaml'), 'utf8');
+      writeFileSync(path.join(dir, 'os', 'os.files.backup-copy.yaml'), good);
+      const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+      for (let i = 0; i < 9; i++)
+        bomb.push(
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(',')}]`,
+        );
+      writeFileSync(path.join(dir, 'os', 'os.files.bomb.yaml'), `${bomb.join('\n')}\n`);
+      writeFileSync(path.join(dir, 'os', 'os.files.broken.yaml'), 'id: os.files.broken\ntitle: [unclosed\n');
+      const { specs, errors } = readSkillLibrary(dir);
+      assert.deepEqual([...specs.keys()], ['os.files.backup-copy']);
+      assert.equal(errors.length, 2);
+      assert.match(
+        errors.map((e) => e.message).join('\n'),
+        /os\.files\.bomb\.yaml: invalid skill spec\n {2}at \(root\): .*alias/i,
+      );
+      assert.match(errors.map((e) => e.message).join('\n'), /os\.files\.broken\.yaml: invalid skill spec/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
