@@ -8,4 +8,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
+# Workers parse untrusted documents (LibreOffice) and model output: not as root.
+RUN useradd --system --create-home --uid 10001 forge && mkdir -p /app/out /app/.forge && chown forge:forge /app/out /app/.forge
+USER forge
 ENTRYPOINT ["./bin/forge"]

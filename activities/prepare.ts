@@ -5,6 +5,7 @@ import { officeFormatOf } from '../preparers/office/formats.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
 import { assertSafeRelativePath } from '../preparers/paths.ts';
 import { applyEdits, PreparerInputError, preparers, probeCheck } from '../preparers/registry.ts';
+import { untrustedPathProblems } from '../preparers/sensitivePaths.ts';
 import { packProfile } from '../preparers/thunderbird/index.ts';
 import type { AppId, FileMap } from '../preparers/types.ts';
 import { materializeTask } from '../skills/run/materialize.ts';
@@ -55,7 +56,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
    * stored content-addressed; the task state JSON points at them.
    */
   async function prepareTask(task: TaskRef): Promise<PrepareResult> {
-    const { spec } = await deps.specs.get(task.skillId, task.specVersion);
+    const { spec, source } = await deps.specs.get(task.skillId, task.specVersion);
     const ctx = await loadContext(deps.store, task.taskId);
     const runs: NodeRun[] = [];
     let t = performance.now();
@@ -106,6 +107,10 @@ export function createPrepareActivities(deps: ActivityDeps) {
         appOf.set(path, p.app);
       }
       runs.push({ nodeId: p.nodeId, kind: 'prepare', status: 'ok', durationMs: lap() });
+    }
+    if (source !== 'file') {
+      const unsafe = untrustedPathProblems(initial);
+      if (unsafe.length > 0) return reject(task, 'unsafe_spec', 'materialize', unsafe.join('; '), runs);
     }
     const solveNode = spec.nodes.flatMap((n) => ('solve' in n ? [n.id] : [])).join('+');
     let solved: FileMap;

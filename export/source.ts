@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
 import { packages, tasks } from '../infra/db/schema.ts';
+import { globToLike } from '../infra/skillGlob.ts';
 
 /** What the exporter needs from the object store (infra/objectStore.ts ObjectStore fits). */
 export interface PackObjectStore {
@@ -23,22 +24,11 @@ export interface PackageRow {
   sha256: string;
 }
 
-/** A skill glob as an anchored regular expression (every other character literal). */
-export function globToRegex(glob: string): string {
-  let out = '^';
-  for (const ch of glob) {
-    if (ch === '*') out += '.*';
-    else if (ch === '?') out += '.';
-    else out += ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
-  }
-  return `${out}$`;
-}
-
 function where(selection: PackageSelection): SQL | undefined {
   return and(
     eq(packages.roundId, selection.round),
     inArray(tasks.status, [...selection.statuses]),
-    selection.skills ? sql`${packages.skillId} ~ ${globToRegex(selection.skills)}` : undefined,
+    selection.skills ? sql`${packages.skillId} LIKE ${globToLike(selection.skills)} ESCAPE '\\'` : undefined,
   );
 }
 

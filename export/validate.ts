@@ -1,12 +1,17 @@
 import { z } from 'zod';
+import { relativePathProblem } from '../preparers/paths.ts';
 import { taskPackageSchema } from '../taskpack/taskPackage.ts';
-import { JSONL_PATH, MANIFEST_PATH, OSWORLD_INDEX_PATH, PACK_FORMAT } from './exportPack.ts';
+import { JSONL_PATH, MANIFEST_PATH, OSWORLD_INDEX_PATH, PACK_FORMAT, REPORT_PATH } from './exportPack.ts';
 import { readPack } from './packReader.ts';
+import { entryProblem, osworldConfigProblems } from './packRules.ts';
 
 export interface PackProblem {
   file: string;
   message: string;
 }
+
+/** A JSON file larger than this is not parsed (a small .tar.gz can hold a huge one). */
+const MAX_JSON_BYTES = 16 * 1024 * 1024;
 
 const EXAMPLE = /^evaluation_examples\/examples\/([^/]+)\/([^/]+)\.json$/;
 const SETUP_TYPES = [
@@ -66,11 +71,26 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
   const referenced = new Map<string, string>(); // pack path → task file referring to it
   let manifestText: string | undefined;
   let indexText: string | undefined;
-  for await (const entry of readPack(packPath)) {
+  const onLine = (name: string, line: string, n: number) => {
+    if (name === JSONL_PATH) validateJsonlLine(line, n, problems);
+  };
+  for await (const entry of readPack(packPath, { maxJsonBytes: MAX_JSON_BYTES, onLine })) {
+    const refused = entryProblem(entry);
+    if (refused) {
+      problems.push({ file: entry.name, message: refused });
+      continue;
+    }
+    if (entry.type === 'directory') continue;
     actual.set(entry.name, { sha256: entry.sha256, size: entry.size });
+    if (entry.oversize) {
+      problems.push({
+        file: entry.name,
+        message: `larger than ${MAX_JSON_BYTES} bytes, the cap for a JSON file`,
+      });
+      continue;
+    }
     if (entry.name === MANIFEST_PATH) manifestText = entry.text;
     else if (entry.name === OSWORLD_INDEX_PATH) indexText = entry.text;
-    else if (entry.name === JSONL_PATH) validateJsonl(entry.text ?? '', problems);
     const m = EXAMPLE.exec(entry.name);
     if (!m) continue;
     const [, domain = '', id = ''] = m;
@@ -90,16 +110,22 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
     if (examples.has(task.data.id))
       problems.push({ file: entry.name, message: `duplicate task id ${task.data.id}` });
     examples.set(task.data.id, domain);
+    for (const message of osworldConfigProblems(value)) problems.push({ file: entry.name, message });
     for (const s of [...task.data.config, ...(task.data.evaluator.postconfig ?? [])]) {
       if (s.type !== 'upload_file') continue;
       for (const f of z.array(z.object({ local_path: z.string() })).parse(s.parameters.files ?? [])) {
-        referenced.set(f.local_path, entry.name);
+        if (relativePathProblem(f.local_path) === null) referenced.set(f.local_path, entry.name);
       }
     }
     const expected = [task.data.evaluator].flatMap((e) => ('expected' in e ? [e.expected] : [])).flat();
     for (const g of expected) {
       const getter = z.object({ type: z.string(), path: z.unknown() }).safeParse(g);
-      if (getter.success && getter.data.type === 'cache_file' && typeof getter.data.path === 'string') {
+      if (
+        getter.success &&
+        getter.data.type === 'cache_file' &&
+        typeof getter.data.path === 'string' &&
+        relativePathProblem(getter.data.path) === null
+      ) {
         referenced.set(`cache/${id}/${getter.data.path}`, entry.name);
       }
     }
@@ -118,6 +144,11 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
       problems.push({ file, message: `sha256 is ${got.sha256}, the manifest says ${want.sha256}` });
     } else if (got.size !== want.size)
       problems.push({ file, message: `size is ${got.size}, the manifest says ${want.size}` });
+  }
+  const packFiles = new Set([MANIFEST_PATH, REPORT_PATH, OSWORLD_INDEX_PATH, JSONL_PATH]);
+  for (const file of actual.keys()) {
+    if (!packFiles.has(file) && !EXAMPLE.test(file) && !(file in shipped))
+      problems.push({ file, message: 'not listed in the manifest' });
   }
   for (const [file, by] of referenced) {
     if (!actual.has(file)) problems.push({ file, message: `referenced by ${by} but missing from the pack` });
@@ -179,17 +210,14 @@ function validateIndex(
   }
 }
 
-function validateJsonl(text: string, problems: PackProblem[]): void {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  for (const [i, line] of lines.entries()) {
-    const file = `${JSONL_PATH}:${i + 1}`;
-    const value = parseJson(line, file, problems);
-    if (value === undefined) continue;
-    // Each artifact carries its `uri` on top of the task.json fields.
-    const record = taskPackageSchema.safeParse(withoutUris(value));
-    if (!record.success) problems.push({ file, message: `not a task package: ${issues(record.error)}` });
-  }
+/** One line of tasks.jsonl, as it streams by. */
+function validateJsonlLine(line: string, n: number, problems: PackProblem[]): void {
+  const file = `${JSONL_PATH}:${n}`;
+  const value = parseJson(line, file, problems);
+  if (value === undefined) return;
+  // Each artifact carries its `uri` on top of the task.json fields.
+  const record = taskPackageSchema.safeParse(withoutUris(value));
+  if (!record.success) problems.push({ file, message: `not a task package: ${issues(record.error)}` });
 }
 
 function withoutUris(value: unknown): unknown {

@@ -26,7 +26,10 @@ export const configSchema = z.object({
       'a lowercase letter, then lowercase letters, digits and dashes (24 at most)',
     )
     .optional(),
+  // Where the dev services (Temporal, MinIO, Postgres) listen and are reached; they have no auth of
+  // their own, so anything but loopback needs FORGE_SERVICES_ALLOW_REMOTE.
   FORGE_HOST: z.string().default('127.0.0.1'),
+  FORGE_SERVICES_ALLOW_REMOTE: bool.default(false),
   // Temporal: an external cluster when TEMPORAL_ADDRESS is set, else the local dev server.
   TEMPORAL_ADDRESS: z
     .string()
@@ -83,16 +86,28 @@ export const configSchema = z.object({
   FORGE_JUDGE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.6),
   FORGE_DEDUP_THRESHOLD: z.coerce.number().min(0).max(1).default(0.85),
   // HTTP API and dashboard.
+  FORGE_API_HOST: z.string().default('127.0.0.1'),
   FORGE_API_PORT: port.default(8787),
   FORGE_API_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
-  FORGE_API_PROTECT_READS: bool.default(false),
+  // Default: on when the API listens beyond loopback.
+  FORGE_API_PROTECT_READS: bool.optional(),
+  // Host header names the API answers to (comma-separated); others get 421 (DNS rebinding).
+  FORGE_API_ALLOWED_HOSTS: z.string().optional(),
+  FORGE_API_RATE_LIMIT: positiveInt.default(600).describe('requests per minute per client address'),
+  FORGE_API_MAX_EVENT_STREAMS: positiveInt.default(32),
+  // The export workflow writes packs only under this folder (default <repo>/out).
+  FORGE_EXPORTS_ROOT: z.string().min(1).optional(),
   FORGE_EXPORT_BASE_URL: url.optional(),
   FORGE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
 
-export interface Config extends RawConfig {
+export interface Config extends Omit<RawConfig, 'FORGE_API_PROTECT_READS'> {
+  FORGE_API_PROTECT_READS: boolean;
+  /** Lowercase host names (no port) the API accepts in the Host header. */
+  apiAllowedHosts: string[];
+  exportsRoot: string;
   home: string;
   /** True when nothing local is needed for that service. */
   external: { temporal: boolean; s3: boolean; postgres: boolean; llm: boolean };
@@ -125,7 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = String(i.path[0] ?? '?');
-      return `${name}=${JSON.stringify(relevant[name] ?? '')}: ${i.message}`;
+      return `${name}=${shownValue(name, relevant[name] ?? '')}: ${i.message}`;
     });
     throw new ConfigError(`bad configuration:\n  ${lines.join('\n  ')}`);
   }
@@ -137,10 +152,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('FORGE_LLM_MIN_CONCURRENCY must not exceed FORGE_LLM_MAX_CONCURRENCY');
   }
   const home = c.FORGE_HOME ? path.resolve(c.FORGE_HOME) : forgeHome({});
+  const apiAllowedHosts = [
+    ...new Set([
+      'localhost',
+      '127.0.0.1',
+      '::1',
+      ...(isWildcard(c.FORGE_API_HOST) ? [] : [bareHost(c.FORGE_API_HOST)]),
+      ...(c.FORGE_API_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => bareHost(h.trim()))
+        .filter(Boolean),
+    ]),
+  ];
   const llmApiKey = c.FORGE_LLM_API_KEY ?? c.OPENAI_API_KEY;
   const temporalAddress = c.TEMPORAL_ADDRESS ?? `${c.FORGE_HOST}:${c.FORGE_TEMPORAL_PORT}`;
   return {
     ...c,
+    FORGE_API_PROTECT_READS: c.FORGE_API_PROTECT_READS ?? !isLoopback(c.FORGE_API_HOST),
+    apiAllowedHosts,
+    exportsRoot: path.resolve(c.FORGE_EXPORTS_ROOT ?? path.join(repoRoot, 'out')),
     home,
     external: {
       temporal: c.TEMPORAL_ADDRESS !== undefined,
@@ -181,6 +211,35 @@ export function namespacedDatabaseUrl(url: string, namespace: string | undefined
   const base = decodeURIComponent(u.pathname.replace(/^\//, '')) || 'postgres';
   u.pathname = `/${base}_${namespace.replaceAll('-', '_')}`;
   return u.toString();
+}
+
+/** A loopback address or name: only this machine can reach it. */
+export function isLoopback(host: string): boolean {
+  const h = bareHost(host);
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+const isWildcard = (host: string) => ['0.0.0.0', '::', ''].includes(bareHost(host));
+
+/** A host without brackets or port, lowercase: `[::1]:8787` → `::1`. */
+export function bareHost(host: string): string {
+  const h = host.trim().toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(h);
+  if (bracketed) return bracketed[1]!;
+  return h.split(':').length === 2 ? h.split(':')[0]! : h;
+}
+
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+
+/** A setting's value as an error may show it: secrets redacted, URL user info removed. */
+export function shownValue(name: string, value: string): string {
+  if (SECRET_NAME.test(name)) return value === '' ? '""' : '<redacted>';
+  return JSON.stringify(redactUrls(value));
+}
+
+/** `scheme://user:password@host` → `scheme://<redacted>@host`, anywhere in a text. */
+export function redactUrls(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1<redacted>@');
 }
 
 export { repoRoot };

@@ -12,6 +12,8 @@ export function relativePathProblem(path: string): string | null {
   if (path.startsWith('/')) return 'is absolute (must be relative to the home directory)';
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'contains a control character';
   if (path.includes('\\')) return 'contains a backslash';
+  // Bidi overrides and zero-width characters make a name read as something it is not.
+  if (/\p{Cf}/u.test(path)) return 'contains an invisible format character (bidi control or zero-width)';
   for (const segment of path.split('/')) {
     if (segment === '') return 'has an empty segment (leading, trailing or double "/")';
     if (segment === '.' || segment === '..') return `has a "${segment}" segment`;

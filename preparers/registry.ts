@@ -1,5 +1,6 @@
 import { calcPreparer } from './calc/index.ts';
 import { impressPreparer } from './impress/index.ts';
+import { stripXmlInvalidDeep } from './ooxml/xmlChars.ts';
 import { osPreparer } from './os/index.ts';
 import { thunderbirdPreparer } from './thunderbird/index.ts';
 import type { AppId, FileMap, Preparer, ProbeResult } from './types.ts';
@@ -29,8 +30,12 @@ function issues(err: { issues: { path: PropertyKey[]; message: string }[] }): st
   return err.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`).join('; ');
 }
 
+/** The apps whose files are OOXML: their text is stripped of what XML cannot hold, in one place. */
+const OOXML: ReadonlySet<AppId> = new Set(['calc', 'writer', 'impress']);
+const clean = (app: AppId, value: unknown) => (OOXML.has(app) ? stripXmlInvalidDeep(value) : value);
+
 export function parseDoc(app: AppId, doc: unknown): unknown {
-  const r = preparers[app].docSchema.safeParse(doc);
+  const r = preparers[app].docSchema.safeParse(clean(app, doc));
   if (!r.success) throw new PreparerInputError(`${app} doc spec: ${issues(r.error)}`);
   return r.data;
 }
@@ -39,7 +44,7 @@ export function parseEdit(edit: unknown): { op: string } {
   const op = (edit as { op?: unknown })?.op;
   if (typeof op !== 'string')
     throw new PreparerInputError(`edit without an "op": ${JSON.stringify(edit).slice(0, 200)}`);
-  const r = preparers[appOf(op)].editSchema.safeParse(edit);
+  const r = preparers[appOf(op)].editSchema.safeParse(clean(appOf(op), edit));
   if (!r.success) throw new PreparerInputError(`edit ${op}: ${issues(r.error)}`);
   return r.data;
 }
@@ -48,7 +53,7 @@ export function parseCheck(check: unknown): { kind: string; file?: string } {
   const kind = (check as { kind?: unknown })?.kind;
   if (typeof kind !== 'string')
     throw new PreparerInputError(`check without a "kind": ${JSON.stringify(check).slice(0, 200)}`);
-  const r = preparers[appOf(kind)].checkSchema.safeParse(check);
+  const r = preparers[appOf(kind)].checkSchema.safeParse(clean(appOf(kind), check));
   if (!r.success) throw new PreparerInputError(`check ${kind}: ${issues(r.error)}`);
   return r.data as { kind: string; file?: string };
 }

@@ -44,9 +44,16 @@ export function installErrorHandlers(app: FastifyInstance): void {
           : 'bad_request';
       return reply.status(status).send({ error: { code, message: err.message } });
     }
+    // The details stay in the log: an internal message can name hosts, paths or SQL.
     request.log.error({ err }, 'request failed');
     const code = status === 503 ? 'unavailable' : 'internal_error';
-    return reply.status(status ?? 500).send({ error: { code, message: err.message || 'internal error' } });
+    return reply.status(status ?? 500).send({
+      error: {
+        code,
+        message: `${status === 503 ? 'service unavailable' : 'internal error'}; the server log has the details under request id ${request.id}`,
+        requestId: request.id,
+      },
+    });
   });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { skillSortKeys } from '../infra/db/queries/costs.ts';
+import { globProblem } from '../infra/skillGlob.ts';
 import { levelMixSchema } from '../skills/levels.ts';
 
 /** Request schemas: every route validates its params, query and body with these, and /openapi.json shows them. */
@@ -23,6 +24,12 @@ export const comparisonQuery = limitQuery.extend({
   upTo: roundIdSchema.optional().describe('only this round and the rounds created before it'),
 });
 
+/** A skill id or glob, capped so matching stays cheap (infra/skillGlob.ts). */
+const skillGlob = z.string().superRefine((glob, ctx) => {
+  const problem = globProblem(glob);
+  if (problem) ctx.addIssue({ code: 'custom', message: `skill glob ${problem}` });
+});
+
 /** The round ids a round can be started with (they become Temporal workflow ids and folder names). */
 export const newRoundIdSchema = z
   .string()
@@ -31,7 +38,7 @@ export const newRoundIdSchema = z
 /** Start a generation round: the same choices as `forge round start`. */
 export const startRoundRequest = z.strictObject({
   roundId: newRoundIdSchema.optional(),
-  skills: z.array(z.string().min(1).max(120)).min(1).optional().describe('skill ids or globs such as calc.*'),
+  skills: z.array(skillGlob).min(1).optional().describe('skill ids or globs such as calc.*'),
   allocation: z
     .record(skillIdSchema, z.number().int().min(0).max(10_000))
     .optional()
@@ -70,7 +77,7 @@ export type PlanRoundRequest = z.infer<typeof planRoundQuery>;
 export const exportRequest = z.strictObject({
   roundId: roundIdSchema,
   format: z.enum(['osworld', 'jsonl']),
-  skills: z.string().min(1).optional().describe('a glob over skill ids, such as calc.*'),
+  skills: skillGlob.optional().describe('a glob over skill ids, such as calc.*'),
   status: z.enum(['accepted']).default('accepted'),
   files: z.enum(['ship', 'url']).default('ship'),
   archive: z.boolean().default(false).describe('write one .tar.gz instead of a folder'),

@@ -54,7 +54,14 @@ export function parseSpec(text: string, file: string): LoadedSpec {
     }
     return undefined;
   };
-  const parsed = skillSpecSchema.safeParse(doc.toJS());
+  let value: unknown;
+  try {
+    value = doc.toJS();
+  } catch (err) {
+    // e.g. an alias bomb: refused by the YAML library, reported for this file like any other problem.
+    throw new SpecError(file, [{ path: '', message: (err as Error).message }]);
+  }
+  const parsed = skillSpecSchema.safeParse(value);
   if (!parsed.success) {
     throw new SpecError(
       file,
@@ -101,7 +108,14 @@ export function specHash(spec: SkillSpec): string {
 }
 
 export function loadSpecFile(file: string): LoadedSpec {
-  return parseSpec(readFileSync(file, 'utf8'), path.relative(process.cwd(), file) || file);
+  const name = path.relative(process.cwd(), file) || file;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SpecError(name, [{ path: '', message: `cannot read: ${(err as Error).message}` }]);
+  }
+  return parseSpec(text, name);
 }
 
 function yamlFiles(dir: string): string[] {

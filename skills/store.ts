@@ -3,11 +3,14 @@ import type { Database } from '../infra/db/client.ts';
 import { skillSpecVersions, skills } from '../infra/db/schema.ts';
 import { type LoadedSpec, specHash } from './load.ts';
 import { type SkillSpec, skillSpecSchema } from './schema.ts';
+import { untrustedSpecProblems } from './untrusted.ts';
 
 export interface StoredSpec {
   spec: SkillSpec;
   version: number;
   sha256: string;
+  /** Where the version came from; anything but "file" keeps to skills/untrusted.ts. */
+  source: string;
 }
 
 /**
@@ -30,7 +33,15 @@ export class SpecStore {
     const row = rows[0];
     if (!row) throw new Error(`skill spec ${skillId} version ${version} is not in the database`);
     const spec = skillSpecSchema.parse(row.spec);
-    const stored = { spec, version, sha256: row.sha256 };
+    if (row.source !== 'file') {
+      // Checked when it was authored; checked again here in case the row was written another way.
+      const problems = untrustedSpecProblems(spec);
+      if (problems.length > 0)
+        throw new Error(
+          `skill spec ${skillId} version ${version} (${row.source}) is unsafe: ${problems.join('; ')}`,
+        );
+    }
+    const stored = { spec, version, sha256: row.sha256, source: row.source };
     this.#cache.set(key, stored);
     return stored;
   }

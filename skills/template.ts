@@ -1,9 +1,11 @@
-import jsonata from 'jsonata';
+import { BoundedWorker, BudgetExceededError } from '../infra/sandbox/boundedWorker.ts';
 
 /**
  * `{{ expr }}` templates over the task context. A string that is exactly one template keeps the
  * value's type (a number, a list of rows); otherwise values are spliced into the text. `expr` is a
- * dotted path (`scenario.columns[0].name`) or any JSONata expression (`$sum(data.records.amount)`).
+ * dotted path (`scenario.columns[0].name`) or any JSONata expression (`$sum(data.records.amount)`),
+ * evaluated in a bounded worker (sandbox/jsonataHandler.mjs): a spec's expression is data, and a
+ * runaway one fails its task instead of stalling or killing the process.
  */
 export type Context = Record<string, unknown>;
 
@@ -14,20 +16,11 @@ export class TemplateError extends Error {
 const TEMPLATE = /\{\{\s*([\s\S]+?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([\s\S]+?)\s*\}\}$/;
 const SIMPLE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$/;
-const compiled = new Map<string, ReturnType<typeof jsonata>>();
 
-/** Spreadsheet helpers available in every expression: `$colLetter(3)` = "C", `$cell(3, 10)` = "C10". */
-export function colLetter(n: number): string {
-  let s = '';
-  for (let x = Math.floor(n); x > 0; x = Math.floor((x - 1) / 26))
-    s = String.fromCharCode(65 + ((x - 1) % 26)) + s;
-  return s;
-}
-const bindings = {
-  colLetter,
-  cell: (col: number, row: number) => `${colLetter(col)}${Math.floor(row)}`,
-  round2: (n: number) => Math.round(n * 100) / 100,
-};
+export const jsonataSandbox = new BoundedWorker(new URL('./sandbox/jsonataHandler.mjs', import.meta.url), {
+  timeoutMs: 3_000,
+  heapMb: 128,
+});
 
 const THROUGH_ARRAY = Symbol('through-array');
 
@@ -37,19 +30,13 @@ export async function evaluate(expr: string, ctx: Context): Promise<unknown> {
     const v = lookupPath(expr, ctx);
     if (v !== THROUGH_ARRAY) return v;
   }
-  let program = compiled.get(expr);
-  if (!program) {
-    try {
-      program = jsonata(expr);
-    } catch (err) {
-      throw new TemplateError(`cannot parse expression "${expr}": ${(err as Error).message}`);
-    }
-    compiled.set(expr, program);
-  }
   try {
-    return normaliseJsonata(await program.evaluate(ctx, bindings));
+    // JSONata's own clock stops a loop a little before the worker is terminated, with a clearer message.
+    const timeoutMs = Math.floor(jsonataSandbox.budget.timeoutMs * 0.8);
+    return jsonataSandbox.call({ expr, ctx, timeoutMs }, `expression "${expr.slice(0, 200)}"`);
   } catch (err) {
-    throw new TemplateError(`expression "${expr}" failed: ${(err as Error).message}`);
+    if (err instanceof BudgetExceededError) throw new TemplateError(err.message);
+    throw new TemplateError((err as Error).message);
   }
 }
 
@@ -63,12 +50,6 @@ function lookupPath(path: string, ctx: Context): unknown | typeof THROUGH_ARRAY 
   }
   if (cur === undefined) throw new TemplateError(`"${path}" is not defined in the task context`);
   return cur;
-}
-
-/** JSONata returns arrays with a `sequence` flag and single-item sequences unwrapped; make plain JSON. */
-function normaliseJsonata(v: unknown): unknown {
-  if (v === undefined) return null;
-  return JSON.parse(JSON.stringify(v));
 }
 
 function toText(v: unknown): string {

@@ -10,9 +10,10 @@ export const feedbackLineSchema = z
     task_id: z.uuid(),
     student_run_id: z.string().min(1).max(200),
     success: z.number().min(0).max(1),
-    steps: z.number().int().min(0),
+    // Postgres integer columns: a larger value would fail at insert (a 500) instead of naming the line.
+    steps: z.number().int().min(0).max(2_147_483_647),
     failure_tags: z.array(z.string().min(1).max(100)).max(50).optional(),
-    tokens: z.number().int().min(0).optional(),
+    tokens: z.number().int().min(0).max(2_147_483_647).optional(),
   })
   .strict();
 export type FeedbackLine = z.infer<typeof feedbackLineSchema>;

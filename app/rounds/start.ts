@@ -7,6 +7,7 @@ import type { Config } from '../../infra/config.ts';
 import type { Database } from '../../infra/db/client.ts';
 import { roundSkills, rounds, skills } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
+import { globProblem, isGlob, matchGlob } from '../../infra/skillGlob.ts';
 import { taskQueues } from '../../infra/temporal/queues.ts';
 import { levelMixSchema } from '../../skills/levels.ts';
 import { readSkillLibrary } from '../../skills/load.ts';
@@ -48,15 +49,6 @@ export interface RoundDeps {
   temporal: Client;
 }
 
-function globToRegex(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-  );
-}
-
 /**
  * Picks skills by exact id (any status: naming a skill is deliberate) or by glob (active skills
  * only); no selector = every active skill. An unmatched selector is an error, not silence.
@@ -66,8 +58,10 @@ export function selectSkills(known: { id: string; status: string }[], selectors:
   if (selectors.length === 0) return [...active].sort();
   const picked = new Set<string>();
   for (const sel of selectors) {
-    const hits = /[*?]/.test(sel)
-      ? active.filter((id) => globToRegex(sel).test(id))
+    const problem = isGlob(sel) ? globProblem(sel) : null;
+    if (problem) throw new RoundRequestError(`skill glob "${sel.slice(0, 200)}" ${problem}`, 'invalid');
+    const hits = isGlob(sel)
+      ? active.filter((id) => matchGlob(sel, id))
       : known.some((s) => s.id === sel)
         ? [sel]
         : [];

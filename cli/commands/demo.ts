@@ -63,7 +63,7 @@ export function register(program: Command): void {
           `packages:     s3://${config.S3_BUCKET}/packages/${started.roundId}/ (task.json + setup.sh per accepted task)`,
           `exported:     ${path.relative(process.cwd(), out)}/osworld (${report.exported} OSWorld tasks, ${report.excluded.length} checks without a faithful OSWorld metric, see export-report.json) and ${path.relative(process.cwd(), out)}/jsonl`,
           `temporal ui:  ${ui}`,
-          `dashboard:    ./bin/forge serve, then http://${config.FORGE_HOST}:${config.FORGE_API_PORT}/`,
+          `dashboard:    ./bin/forge serve, then http://${config.FORGE_API_HOST}:${config.FORGE_API_PORT}/`,
           `accepted:     ${totals?.accepted ?? 0} of ${totals?.tasks ?? 0} tasks`,
           `tokens/task:  ${Math.round(totals?.tokensPerAccepted ?? 0)} per accepted task (${nodes.map((n) => `${n.node} ${Math.round(n.tokensPerAccepted ?? 0)}`).join(', ')})`,
           `cost:         $${(totals?.usd ?? 0).toFixed(4)} in all, $${(totals?.usdPerAccepted ?? 0).toFixed(4)} per accepted task`,

@@ -15,16 +15,17 @@ export function register(program: Command): void {
     .command('serve')
     .description('the HTTP API (OpenAPI at /openapi.json) and the cost dashboard')
     .option('--port <port>', 'port (default FORGE_API_PORT)')
-    .option('--host <host>', 'address to listen on (default FORGE_HOST)')
+    .option('--host <host>', 'address to listen on (default FORGE_API_HOST)')
     .action(async (opts: { port?: string; host?: string }) => {
-      const config = loadConfig();
+      // --host stands for FORGE_API_HOST, so the defaults that follow from it (protected reads) do too.
+      const config = loadConfig(opts.host ? { ...process.env, FORGE_API_HOST: opts.host } : process.env);
       const port = z.coerce
         .number()
         .int()
         .min(0)
         .max(65535)
         .parse(opts.port ?? config.FORGE_API_PORT);
-      const host = opts.host ?? config.FORGE_HOST;
+      const host = config.FORGE_API_HOST;
       const endpoints = resolveServiceEndpoints(config);
       let watch: ServiceWatch | undefined;
       const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE, {
@@ -56,7 +57,9 @@ export function register(program: Command): void {
         `forge serve: dashboard and API on ${address} (OpenAPI: ${address}/openapi.json)\n`,
       );
       if (!config.FORGE_API_TOKEN) {
-        process.stderr.write('forge serve: FORGE_API_TOKEN is not set: mutating routes answer 503\n');
+        process.stderr.write(
+          `forge serve: FORGE_API_TOKEN is not set: mutating routes${config.FORGE_API_PROTECT_READS ? ' and reads' : ''} answer 503\n`,
+        );
       }
       const stop = async () => {
         watch?.stop();

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import type { Config } from '../config.ts';
+import { type Config, isLoopback } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { ensureDatabase } from '../db/ensureDatabase.ts';
 import { runMigrations } from '../db/migrate.ts';
@@ -114,12 +114,28 @@ async function startService(
 }
 
 /**
+ * The dev services have no authentication of their own (Temporal, MinIO with dev credentials,
+ * Postgres with a local password): they listen beyond loopback only when asked to in so many words.
+ */
+export function assertServicesBind(config: Config, anyLocal = true): void {
+  if (!anyLocal || isLoopback(config.FORGE_HOST) || config.FORGE_SERVICES_ALLOW_REMOTE) return;
+  throw new Error(
+    `FORGE_HOST=${config.FORGE_HOST} would expose the dev services (Temporal, MinIO, Postgres) beyond this machine. ` +
+      'To expose the dashboard, set FORGE_API_HOST instead; to really expose the services, also set FORGE_SERVICES_ALLOW_REMOTE=true (see docs/security.md).',
+  );
+}
+
+/**
  * Starts whatever local service is not healthy (idempotent), then runs the database migrations and
  * creates the bucket — on external services too, so any configured stack ends up ready.
  */
 export async function stackUp(config: Config, log: Logger = () => {}): Promise<ServiceStatus[]> {
   const layout = stackLayout(config);
   const local = localServices.filter((svc) => !svc.external(config));
+  assertServicesBind(config, local.length > 0);
+  // Credentials, data and logs of the services live here: this user's only.
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  chmodSync(config.home, 0o700);
   await withStackLock(layout.lockFile, lockTimeoutMs, async () => {
     await ensureBinaries(
       layout,

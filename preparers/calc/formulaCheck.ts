@@ -1,4 +1,5 @@
 import type ExcelJS from 'exceljs';
+import { regexTest } from '../sandbox/regex.ts';
 import type { ProbeResult } from '../types.ts';
 import { cellsOf, parseRange, type Range, rangeName, splitSheetRef } from './a1.ts';
 import { functionsCalled, precedents, WHOLE_COLUMN_ROWS } from './formula.ts';
@@ -48,7 +49,7 @@ export function probeFormula(ws: ExcelJS.Worksheet, check: FormulaCheck): ProbeR
   }
   if (check.function !== undefined && !calls.includes(check.function))
     problems.push(`does not call ${check.function}`);
-  if (check.matches !== undefined && !new RegExp(check.matches, 'i').test(formula))
+  if (check.matches !== undefined && !regexTest(check.matches, 'i', formula))
     problems.push(`does not match /${check.matches}/`);
   return {
     pass: problems.length === 0,

@@ -1,5 +1,6 @@
 import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import { regexTest } from '../sandbox/regex.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, cellsOf, colToNum, parseRange, type Range, splitSheetRef } from './a1.ts';
 import { readCharts } from './charts.ts';
@@ -111,7 +112,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       const actual = cellValue(cell);
       const formula = formulaOf(cell);
       const seen = { value: actual, ...(formula ? { formula } : {}) };
-      if (check.matches !== undefined) return verdict(new RegExp(check.matches).test(display(actual)), seen);
+      if (check.matches !== undefined) return verdict(regexTest(check.matches, '', display(actual)), seen);
       return verdict(valuesEqual(actual, check.value ?? null, check.tolerance ?? 0), seen);
     }
     case 'calc.formula':
@@ -169,7 +170,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
         const code = ws.getCell(row, col).numFmt;
         const ok =
           (check.numFmt === undefined || code === check.numFmt) &&
-          (check.matches === undefined || new RegExp(check.matches).test(code ?? '')) &&
+          (check.matches === undefined || regexTest(check.matches, '', code ?? '')) &&
           (check.category === undefined || formatCategory(code) === check.category);
         if (!ok) bad.push({ cell: cellName(row, col), numFmt: code ?? null });
       }

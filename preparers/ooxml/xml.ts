@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { stripXmlInvalid } from './xmlChars.ts';
 
 /**
  * A small mutable XML tree for editing OOXML parts in place. Element and attribute names keep
@@ -135,7 +136,7 @@ export function parseXml(xml: string): XmlElement {
 }
 
 function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return stripXmlInvalid(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 function escapeAttr(s: string): string {

@@ -1,3 +1,4 @@
+import { regexReplace, regexTest } from '../sandbox/regex.ts';
 import type { FileMap } from '../types.ts';
 import { createArchive, formatFromName } from './archive.ts';
 import { AGENT_REPORT_PATH, type OsEdit, parseMode } from './schema.ts';
@@ -82,12 +83,11 @@ async function applyOne(tree: HomeTree, edit: OsEdit): Promise<void> {
       const node = tree.require(edit.path);
       if (node.type !== 'file') throw new Error(`${edit.path} is not a file`);
       const text = Buffer.from(node.data ?? new Uint8Array()).toString('utf8');
-      const pattern = new RegExp(edit.regex ? edit.find : escapeRegExp(edit.find), edit.all ? 'gm' : 'm');
-      if (!pattern.test(text)) throw new Error(`${edit.path} does not contain ${JSON.stringify(edit.find)}`);
-      pattern.lastIndex = 0;
-      const replaced = edit.regex
-        ? text.replace(pattern, edit.replace)
-        : text.replace(pattern, () => edit.replace);
+      const source = edit.regex ? edit.find : escapeRegExp(edit.find);
+      const flags = edit.all ? 'gm' : 'm';
+      if (!regexTest(source, 'm', text))
+        throw new Error(`${edit.path} does not contain ${JSON.stringify(edit.find)}`);
+      const replaced = regexReplace(text, source, flags, edit.replace, !edit.regex);
       node.data = new Uint8Array(Buffer.from(replaced, 'utf8'));
       return;
     }

@@ -1,3 +1,4 @@
+import { regexTest } from '../sandbox/regex.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { listArchive } from './archive.ts';
 import { probeOsUnchanged } from './invariants.ts';
@@ -63,7 +64,7 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       if (bytes === undefined) return { pass: false, observed: { file: false } };
       const text = Buffer.from(bytes).toString('utf8');
       return {
-        pass: new RegExp(check.pattern, check.flags).test(text),
+        pass: regexTest(check.pattern, check.flags, text),
         observed: { content: excerpt(text) },
       };
     }

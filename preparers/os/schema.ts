@@ -10,6 +10,7 @@ const path = safeRelativePath.refine((p) => p !== OS_MANIFEST_PATH, {
 export const modeSchema = z
   .string()
   .regex(/^0?[0-7]{3,4}$/, 'an octal permission string such as "0644" or "755"')
+  .refine((m) => (Number.parseInt(m, 8) & 0o6000) === 0, 'setuid and setgid bits are not allowed')
   .describe('Permission bits as an octal string, e.g. "0644" (rw-r--r--) or "0755" (rwxr-xr-x).');
 
 const text = z.string().max(5_000_000).describe('File content as UTF-8 text.');

@@ -20,7 +20,8 @@ export function feedbackRoutes({ deps, add }: RouteContext): void {
     params: roundParams,
     body: z.string().trim().min(1, 'the JSONL body is empty'),
     bodyType: 'application/x-ndjson',
-    bodyLimit: 256 * 1024 * 1024,
+    // About 100k result lines; larger files go through `forge feedback ingest` in parts.
+    bodyLimit: 32 * 1024 * 1024,
     handler: async ({ params, body }) => {
       await requireRound(deps.database.db, params.roundId);
       return deps.actions.ingestFeedback(params.roundId, body);

@@ -3,12 +3,27 @@ import { rejectReasons, roundComparison, roundTotals } from '../../infra/db/quer
 import type { RouteContext } from '../context.ts';
 import { requireRound } from '../data/rounds.ts';
 import { ApiError } from '../errors.ts';
+import { type RoundEvent, RoundEventHub, TooManyStreamsError } from '../roundEvents.ts';
 import { limitQuery, planRoundQuery, roundParams, startRoundRequest } from '../schemas.ts';
 
 const finished = new Set(['completed', 'completed_with_failures', 'cancelled', 'budget_exhausted', 'failed']);
 
 export function roundRoutes({ deps, add }: RouteContext): void {
   const { db } = deps.database;
+  const events = new RoundEventHub(
+    async (roundId) => {
+      const round = await requireRound(db, roundId);
+      const totals = await roundTotals(db, roundId);
+      const progress: RoundEvent = {
+        event: 'progress',
+        data: { status: round.status, progress: round.progress, totals },
+      };
+      const ended = finished.has(round.status);
+      return { events: ended ? [progress, { event: 'end', data: {} }] : [progress], ended };
+    },
+    deps.eventIntervalMs ?? 2000,
+    deps.config.FORGE_API_MAX_EVENT_STREAMS,
+  );
 
   add({
     method: 'GET',
@@ -93,6 +108,19 @@ export function roundRoutes({ deps, add }: RouteContext): void {
     response: z.string(),
     handler: async ({ params }, request, reply) => {
       await requireRound(db, params.roundId);
+      let unsubscribe: () => void;
+      try {
+        unsubscribe = events.subscribe(params.roundId, (e) => {
+          out.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+          if (e.event === 'end') {
+            out.end();
+            unsubscribe?.();
+          }
+        });
+      } catch (err) {
+        if (err instanceof TooManyStreamsError) throw new ApiError(503, 'too_many_streams', err.message);
+        throw err;
+      }
       reply.hijack();
       const out = reply.raw;
       out.writeHead(200, {
@@ -100,31 +128,7 @@ export function roundRoutes({ deps, add }: RouteContext): void {
         'cache-control': 'no-cache',
         connection: 'keep-alive',
       });
-      let timer: NodeJS.Timeout | undefined;
-      let closed = false;
-      request.raw.on('close', () => {
-        closed = true;
-        clearTimeout(timer);
-      });
-      const tick = async (): Promise<void> => {
-        if (closed) return;
-        try {
-          const round = await requireRound(db, params.roundId);
-          const totals = await roundTotals(db, params.roundId);
-          out.write(
-            `event: progress\ndata: ${JSON.stringify({ status: round.status, progress: round.progress, totals })}\n\n`,
-          );
-          if (finished.has(round.status)) {
-            out.write('event: end\ndata: {}\n\n');
-            out.end();
-            return;
-          }
-        } catch (err) {
-          out.write(`event: error\ndata: ${JSON.stringify({ message: (err as Error).message })}\n\n`);
-        }
-        if (!closed) timer = setTimeout(() => void tick(), deps.eventIntervalMs ?? 2000);
-      };
-      await tick();
+      request.raw.on('close', () => unsubscribe());
       return undefined;
     },
   });

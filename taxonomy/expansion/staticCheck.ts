@@ -1,11 +1,13 @@
 import { parseSpec, SpecError } from '../../skills/load.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
+import { untrustedSpecProblems } from '../../skills/untrusted.ts';
 
 export type StaticResult = { ok: true; spec: SkillSpec } | { ok: false; reason: string };
 
 /**
  * The first half of the gate, on the authoring model's untrusted text: it must parse as a valid
- * skill spec, carry the proposed id, be new, and stay on the target skill's applications.
+ * skill spec, carry the proposed id, be new, stay on the target skill's applications, and keep
+ * to the rules for specs that did not come from the repository (skills/untrusted.ts).
  */
 export function staticCheck(
   text: string,
@@ -26,5 +28,7 @@ export function staticCheck(
   const want = [...expect.apps].sort().join(',');
   if (apps !== want)
     return { ok: false, reason: `spec apps ${apps} differ from the target skill's apps ${want}` };
+  const problems = untrustedSpecProblems(spec);
+  if (problems.length > 0) return { ok: false, reason: `unsafe spec: ${problems.join('; ')}`.slice(0, 4000) };
   return { ok: true, spec };
 }

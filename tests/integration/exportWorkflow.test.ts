@@ -13,7 +13,7 @@ import { startTestForge, type TestForge } from '../support/workers.ts';
 let forge: TestForge;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'forge-export-wf-'));
 before(async () => {
-  forge = await startTestForge({}, ['llm', 'prepare']);
+  forge = await startTestForge({ FORGE_EXPORTS_ROOT: dir }, ['llm', 'prepare']);
 });
 after(async () => {
   await forge?.close();
@@ -43,4 +43,23 @@ test('a round exported by the exportPackWorkflow on a worker gives a valid OSWor
   >;
   assert.equal(Object.values(index).flat().length, report.exported);
   assert.deepEqual(await validatePack(out), []);
+});
+
+test('the export workflow refuses to write outside the exports root', async () => {
+  const outside = path.join(os.tmpdir(), `forge-outside-${process.pid}`, 'pack');
+  await assert.rejects(
+    exportViaTemporal(
+      { config: forge.config, temporal: forge.temporal.client },
+      { round: 'no-such-round', format: 'jsonl', out: outside },
+    ),
+    (err: unknown) => {
+      const messages: string[] = [];
+      for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+        messages.push(String(e.message));
+      return /export output ".*forge-outside-\d+\/pack" is outside the exports root .* \(FORGE_EXPORTS_ROOT\)/.test(
+        messages.join(' | '),
+      );
+    },
+  );
+  assert.equal(existsSync(outside), false);
 });

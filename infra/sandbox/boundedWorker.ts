@@ -1,0 +1,97 @@
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+
+/** A job's code ran past its time or memory budget; the worker that ran it was discarded. */
+export class BudgetExceededError extends Error {
+  override name = 'BudgetExceededError';
+}
+
+export interface Budget {
+  /** Wall time of one job. */
+  timeoutMs: number;
+  /** The worker's old-generation heap. */
+  heapMb: number;
+}
+
+const STARTUP_MS = 60_000;
+
+interface Live {
+  worker: Worker;
+  port: MessagePort;
+  signal: Int32Array;
+}
+
+/**
+ * Runs untrusted-shaped code (JSONata, regular expressions from skill specs) in a worker thread
+ * with V8 resource limits, synchronously: the caller blocks until the answer or the budget. A
+ * runaway loop is stopped by terminating the worker; an allocation bomb hits the worker's heap
+ * limit and kills only the worker, never the process. The next call starts a fresh worker.
+ */
+export class BoundedWorker {
+  #live: Live | undefined;
+
+  constructor(
+    private readonly handler: URL,
+    public budget: Budget,
+  ) {}
+
+  call(job: unknown, what: string): unknown {
+    const live = this.#live ?? this.#start();
+    const before = Atomics.load(live.signal, 0);
+    live.port.postMessage(job);
+    const waited = Atomics.wait(live.signal, 0, before, this.budget.timeoutMs);
+    const answer = receiveMessageOnPort(live.port)?.message as
+      | { ok: true; value: unknown }
+      | { ok: false; message: string }
+      | undefined;
+    if (waited === 'timed-out' || !answer) {
+      this.#discard();
+      throw new BudgetExceededError(
+        `${what} exceeded its budget (${this.budget.timeoutMs} ms, ${this.budget.heapMb} MB heap) and was stopped`,
+      );
+    }
+    if (!answer.ok) throw new Error(answer.message);
+    return answer.value;
+  }
+
+  /** Stops the worker (tests, shutdown); the next call starts another. */
+  close(): void {
+    this.#discard();
+  }
+
+  #start(): Live {
+    const { port1, port2 } = new MessageChannel();
+    const flag = new SharedArrayBuffer(4);
+    const signal = new Int32Array(flag);
+    const worker = new Worker(new URL('./host.mjs', import.meta.url), {
+      workerData: { handler: this.handler.href, port: port2, flag },
+      transferList: [port2],
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.budget.heapMb,
+        maxYoungGenerationSizeMb: 16,
+        stackSizeMb: 4,
+      },
+      // The worker's environment is empty: handlers compute, they never read settings or secrets.
+      env: {},
+      stdout: false,
+      stderr: false,
+    });
+    worker.unref();
+    // A terminated or out-of-memory worker reports here; the caller already saw the budget error.
+    worker.on('error', () => {});
+    port1.unref();
+    if (Atomics.wait(signal, 0, 0, STARTUP_MS) === 'timed-out') {
+      void worker.terminate();
+      throw new Error(`the sandbox worker for ${this.handler.pathname} did not start`);
+    }
+    this.#live = { worker, port: port1, signal };
+    return this.#live;
+  }
+
+  #discard(): void {
+    const live = this.#live;
+    this.#live = undefined;
+    if (!live) return;
+    live.port.close();
+    void live.worker.terminate();
+  }
+}
