@@ -4,10 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { exportPack, REPORT_PATH } from '../../export/exportPack.ts';
 import { validatePack } from '../../export/validate.ts';
-import { packages, tasks } from '../../infra/db/schema.ts';
+import { packages, rounds, tasks } from '../../infra/db/schema.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
 import { calcPackageInput } from '../unit/packageFixtures.ts';
@@ -19,6 +19,14 @@ const ids: string[] = [];
 
 before(async () => {
   svc = await testServices();
+  // An export names an existing round (an unknown one is an error, not an empty pack).
+  await svc.database.db.insert(rounds).values({
+    id: round,
+    status: 'completed',
+    seed: 1,
+    settings: {},
+    workflowId: `round-${round}`,
+  });
   const checks = [
     [
       {
@@ -84,6 +92,7 @@ after(async () => {
     await svc.database.db.delete(packages).where(inArray(packages.taskId, ids));
     await svc.database.db.delete(tasks).where(inArray(tasks.id, ids));
   }
+  await svc.database.db.delete(rounds).where(eq(rounds.id, round));
   await closeTestServices();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -170,7 +179,7 @@ test('JSONL export has one line per task with artifact URIs', async () => {
     files: 'url',
     baseUrl: 'https://files.example.test/forge',
   });
-  assert.equal(report.exported, 3);
+  assert.equal(report.exported, ids.length);
   const lines = readFileSync(out, 'utf8')
     .trim()
     .split('\n')
