@@ -35,11 +35,15 @@ const osworldTaskSchema = z.object({
   config: z.array(step),
   trajectory: z.literal('trajectories/'),
   related_apps: z.array(z.string()),
-  evaluator: z.looseObject({
-    func: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-    result: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
-    postconfig: z.array(step).optional(),
-  }),
+  evaluator: z.union([
+    // OSWorld's evaluator of an infeasible task reads nothing: the agent's FAIL answer is the result.
+    z.strictObject({ func: z.literal('infeasible') }),
+    z.looseObject({
+      func: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+      result: z.union([z.looseObject({ type: z.string() }), z.array(z.looseObject({ type: z.string() }))]),
+      postconfig: z.array(step).optional(),
+    }),
+  ]),
   proxy: z.boolean(),
   fixed_ip: z.boolean(),
   possibility_of_env_change: z.string(),
@@ -111,7 +115,8 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
       problems.push({ file: entry.name, message: `duplicate task id ${task.data.id}` });
     examples.set(task.data.id, domain);
     for (const message of osworldConfigProblems(value)) problems.push({ file: entry.name, message });
-    for (const s of [...task.data.config, ...(task.data.evaluator.postconfig ?? [])]) {
+    const post = 'postconfig' in task.data.evaluator ? (task.data.evaluator.postconfig ?? []) : [];
+    for (const s of [...task.data.config, ...post]) {
       if (s.type !== 'upload_file') continue;
       for (const f of z.array(z.object({ local_path: z.string() })).parse(s.parameters.files ?? [])) {
         if (relativePathProblem(f.local_path) === null) referenced.set(f.local_path, entry.name);

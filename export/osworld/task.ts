@@ -50,6 +50,13 @@ export const CHECKER_COMMAND = [
   `exec python3 "$HOME/${CHECKER_VM_DIR}/forge_check.py" "$HOME/${CHECKER_VM_DIR}/checks.json"`,
 ];
 
+/**
+ * OSWorld's own evaluator for a task that cannot be done: it scores 1 exactly when the agent's last
+ * action is FAIL. It takes no result getter, so the task's rubric checks (the report and the
+ * "nothing changed" invariants) are all graded by it, and none reaches the portable checker.
+ */
+export const INFEASIBLE_EVALUATOR = 'infeasible';
+
 /** The preparer of a check's app (its kind's prefix), if the kind names one. */
 const stagingOf = (kind: string): AppStaging | undefined =>
   (preparers as Record<string, { staging: AppStaging } | undefined>)[kind.split('.')[0] ?? '']?.staging;
@@ -61,6 +68,7 @@ const stagingOf = (kind: string): AppStaging | undefined =>
  * expecting `PASS`. All calls are combined with `conj: and`.
  */
 export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Promise<OsworldResult> {
+  if (pkg.expected === 'infeasible') return infeasibleTask(pkg, ctx);
   const calls: MetricCall[] = [];
   const evaluators: CheckEvaluator[] = [];
   const checkerChecks: RubricCheck[] = [];
@@ -196,7 +204,6 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
     });
   }
 
-  const domain = domainOf(pkg.apps);
   const evaluator: Record<string, unknown> =
     calls.length === 1 && calls[0]
       ? { ...calls[0] }
@@ -208,6 +215,16 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
           conj: 'and',
         };
   if (postconfig.length > 0) evaluator.postconfig = postconfig;
+  return osworldTask(pkg, config, evaluator, evaluators);
+}
+
+function osworldTask(
+  pkg: TaskPackage,
+  config: Record<string, unknown>[],
+  evaluator: Record<string, unknown>,
+  evaluators: CheckEvaluator[],
+): OsworldResult {
+  const domain = domainOf(pkg.apps);
   return {
     ok: true,
     domain,
@@ -227,6 +244,19 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       possibility_of_env_change: 'low',
     },
   };
+}
+
+/** An infeasible task: the same setup, graded by OSWorld's `infeasible` evaluator (the agent answers FAIL). */
+async function infeasibleTask(pkg: TaskPackage, ctx: OsworldContext): Promise<OsworldResult> {
+  if (pkg.rubric.checks.length === 0)
+    return { ok: false, unmapped: [{ checkKind: '-', reason: 'the rubric has no checks' }] };
+  const reason = 'the task is infeasible: OSWorld grades it by the agent answering FAIL';
+  const evaluators = pkg.rubric.checks.map((c) => ({
+    kind: c.kind,
+    evaluator: INFEASIBLE_EVALUATOR,
+    reason,
+  }));
+  return osworldTask(pkg, await setupConfig(pkg, ctx), { func: INFEASIBLE_EVALUATOR }, evaluators);
 }
 
 function goldGetter(where: FileLocator, vmPath: string): Getter {

@@ -456,6 +456,154 @@ def formula_of(cell):
     return re.sub(r'^=', '', f) if f else None
 
 
+# ---- formulas by meaning (preparers/calc/formula.ts tokenize/parseFormula, formulaCheck.ts) ----
+
+F_REF = r'(?:\$?[A-Z]{1,3}\$?[0-9]+(?::\$?[A-Z]{1,3}\$?[0-9]+)?|\$?[A-Z]{1,3}:\$?[A-Z]{1,3})'
+F_TOKEN = re.compile(
+    r'\s*(?:(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+)|"((?:[^"]|"")*)"|'
+    r"(?:'((?:[^']|'')+)'|([A-Za-z_][A-Za-z0-9_.]*))!(" + F_REF + r')|(' + F_REF + r')(?![A-Za-z0-9_(])|'
+    r'(TRUE|FALSE)(?![A-Za-z0-9_(])|([A-Za-z_][A-Za-z0-9_.]*)\s*\(|(<>|<=|>=|[-+*/^&%=<>(),:;]))', re.I | re.S)
+F_PREC = {'=': 1, '<>': 1, '<': 1, '>': 1, '<=': 1, '>=': 1, '&': 2, '+': 3, '-': 3, '*': 4, '/': 4, '^': 5}
+WHOLE_COLUMN_ROWS = 1048576
+
+
+def f_tokenize(formula):
+    src = re.sub(r'^\s*=', '', formula)
+    out = []
+    pos = 0
+    while pos < len(src):
+        if re.match(r'^\s*$', src[pos:]):
+            break
+        m = F_TOKEN.match(src, pos)
+        if not m:
+            raise ValueError('cannot read formula "%s" at "%s"' % (formula, src[pos:pos + 12]))
+        pos = m.end()
+        g = m.groups()
+        if g[0] is not None:
+            out.append(('num', g[0]))
+        elif g[1] is not None:
+            out.append(('str', g[1]))
+        elif g[4] is not None:
+            out.append(('ref', g[2].replace("''", "'") if g[2] is not None else g[3], g[4]))
+        elif g[5] is not None:
+            out.append(('ref', None, g[5]))
+        elif g[6] is not None:
+            out.append(('bool', g[6]))
+        elif g[7] is not None:
+            out.append(('fn', g[7].upper()))
+        else:
+            out.append(('op', ',' if g[8] == ';' else g[8]))
+    return out
+
+
+def f_ref_range(ref):
+    bare = ref.replace('$', '')
+    cols = re.match(r'^([A-Z]{1,3}):([A-Z]{1,3})$', bare, re.I)
+    if not cols:
+        return parse_range(bare)
+    r = parse_range('%s1:%s1' % (cols.group(1), cols.group(2)))
+    return (1, r[1], WHOLE_COLUMN_ROWS, r[3])
+
+
+def f_parse(formula):
+    toks = f_tokenize(formula)
+    st = {'i': 0}
+
+    def peek():
+        return toks[st['i']] if st['i'] < len(toks) else None
+
+    def take():
+        t = peek()
+        st['i'] += 1
+        return t
+
+    def is_op(t, v):
+        return t is not None and t[0] == 'op' and t[1] == v
+
+    def expect(v):
+        if not is_op(take(), v):
+            raise ValueError('formula "%s": expected "%s"' % (formula, v))
+
+    def primary():
+        t = take()
+        if t is None:
+            raise ValueError('formula "%s" ends too early' % formula)
+        if t[0] in ('num', 'str', 'bool'):
+            node = ('lit',)
+        elif t[0] == 'ref':
+            node = ('ref', t[1], f_ref_range(t[2]))
+        elif t[0] == 'fn':
+            args = []
+            if not is_op(peek(), ')'):
+                while True:
+                    args.append(expr(0))
+                    if is_op(peek(), ','):
+                        st['i'] += 1
+                    else:
+                        break
+            expect(')')
+            node = ('call', t[1], args)
+        elif t[1] == '(':
+            node = expr(0)
+            expect(')')
+        elif t[1] in ('-', '+'):
+            node = ('un', primary())
+        else:
+            raise ValueError('formula "%s": unexpected "%s"' % (formula, t[1]))
+        while is_op(peek(), '%'):
+            st['i'] += 1
+            node = ('un', node)
+        return node
+
+    def expr(lo):
+        left = primary()
+        while True:
+            t = peek()
+            if t is None or t[0] != 'op' or t[1] not in F_PREC or F_PREC[t[1]] <= lo:
+                break
+            st['i'] += 1
+            right = expr(F_PREC[t[1]] - 0.5 if t[1] == '^' else F_PREC[t[1]])
+            left = ('bin', left, right)
+        return left
+
+    node = expr(0)
+    if st['i'] < len(toks):
+        raise ValueError('formula "%s": unexpected trailing input' % formula)
+    return node
+
+
+def f_walk(node, sheet, refs, calls):
+    if node[0] == 'ref':
+        refs.append((node[1] if node[1] is not None else sheet, node[2]))
+    elif node[0] == 'un':
+        f_walk(node[1], sheet, refs, calls)
+    elif node[0] == 'bin':
+        f_walk(node[1], sheet, refs, calls)
+        f_walk(node[2], sheet, refs, calls)
+    elif node[0] == 'call':
+        calls.append(node[1])
+        for a in node[2]:
+            f_walk(a, sheet, refs, calls)
+
+
+def precedents_and_calls(formula, sheet):
+    """The ranges a formula reads (with their sheet) and the functions it calls, upper-case."""
+    refs, calls = [], []
+    f_walk(f_parse(formula), sheet, refs, calls)
+    return refs, calls
+
+
+def split_sheet_and_range(ref):
+    m = re.match(r"^(?:'((?:[^']|'')+)'|([^!]+))!(.+)$", js_trim(ref), re.S)
+    raw = m.group(3) if m else js_trim(ref)
+    sheet = (m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)) if m else None
+    return sheet, parse_range(raw.replace('$', ''))
+
+
+def in_range(r, row, col):
+    return r[0] <= row <= r[2] and r[1] <= col <= r[3]
+
+
 @kind('calc.formula')
 @on_sheet
 def calc_formula(env, ws, c):
@@ -463,7 +611,115 @@ def calc_formula(env, ws, c):
     f = formula_of(ws.cell(r, col))
     if f is None:
         return False, {'formula': None, 'value': ws.value(r, col)}
-    return js_regex(c['matches'], 'i').search(f) is not None, {'formula': f}
+    try:
+        refs, calls = precedents_and_calls(f, ws.name)
+    except Exception as e:
+        return False, {'formula': f, 'error': str(e)}
+    problems = []
+    if not refs:
+        problems.append('the formula reads no cell (constants only)')
+    for want in c.get('covers') or []:
+        sheet, rng = split_sheet_and_range(want)
+        target = (sheet if sheet is not None else ws.name).lower()
+        mine = [x[1] for x in refs if x[0].lower() == target]
+        missing = [1 for row, cc in cells_of(rng) if not any(in_range(x, row, cc) for x in mine)]
+        if missing:
+            problems.append('does not read all of %s (%d cells missing)' % (want, len(missing)))
+    if c.get('function') is not None and c['function'] not in calls:
+        problems.append('does not call %s' % c['function'])
+    if c.get('matches') is not None and js_regex(c['matches'], 'i').search(f) is None:
+        problems.append('does not match /%s/' % c['matches'])
+    seen = {'formula': f, 'reads': ['%s!%s' % (x[0], range_name(x[1])) for x in refs[:10]]}
+    if problems:
+        seen['problems'] = problems
+    return not problems, seen
+
+
+@kind('calc.formula_range')
+@on_sheet
+def calc_formula_range(env, ws, c):
+    bad = []
+    n = 0
+    for row, col in cells_of(parse_range(c['range'])):
+        n += 1
+        f = formula_of(ws.cell(row, col))
+        try:
+            ok = False
+            if f is not None:
+                refs, calls = precedents_and_calls(f, ws.name)
+                ok = len(refs) > 0 and (c.get('function') is None or c['function'] in calls)
+        except Exception:
+            ok = False
+        if not ok:
+            bad.append({'cell': '%s%d' % (num_to_col(col), row), 'formula': f, 'value': ws.value(row, col)})
+            if len(bad) >= 8:
+                break
+    return not bad, ({'formulas': n} if not bad else {'notFormulas': bad})
+
+
+# ---- calc.unchanged (preparers/calc/invariants.ts): a reader's snapshot of every non-empty cell ----
+
+def snap_cell(ws, row, col):
+    cell = ws.cell(row, col)
+    style = cell['style']
+    snap = {'v': ws.value(row, col)}
+    fmt = format_category(style.get('numFmt'))
+    if fmt != 'general':
+        snap['fmt'] = fmt
+    font = style.get('font') or {}
+    if font.get('bold') is True:
+        snap['bold'] = True
+    if font.get('italic') is True:
+        snap['italic'] = True
+    fill = fill_of(style)
+    if fill is not None:
+        snap['fill'] = fill
+    return snap
+
+
+def snap_sheet(ws):
+    ws.load()
+    out = {}
+    for (row, col) in sorted(set(ws.cells) | set(ws.slaves)):
+        snap = snap_cell(ws, row, col)
+        if snap['v'] is None or snap['v'] == '':
+            continue
+        out['%s%d' % (num_to_col(col), row)] = snap
+    return out
+
+
+def same_plain(a, b):
+    if is_num(a) and is_num(b):
+        return abs(a - b) <= 1e-9 * max(1, abs(b))
+    if is_num(a) or is_num(b) or type(a) is not type(b):
+        return False
+    return a == b
+
+
+def same_snap(actual, want):
+    if actual is None:
+        return False
+    return (same_plain(actual.get('v'), want.get('v')) and
+            all(actual.get(k) == want.get(k) for k in ('fmt', 'bold', 'italic', 'fill')))
+
+
+@kind('calc.unchanged')
+@on_sheet
+def calc_unchanged(env, ws, c):
+    now = snap_sheet(ws)
+    exc = set(x.upper() for x in c.get('except') or [])
+    changed = []
+    count = 0
+    for ref, want in c['cells'].items():
+        got = now.get(ref) or {'v': None}
+        if not same_snap(got, want):
+            count += 1
+            if len(changed) < 8:
+                changed.append({'cell': ref, 'was': want, 'now': got})
+    added = [ref for ref in now if ref not in c['cells'] and ref not in exc]
+    if count == 0 and not added:
+        return True, {'kept': len(c['cells'])}
+    return False, {'changed': count, 'examples': changed, 'newCells': added[:12]}
 
 
 def js_compare_text(a, b):
@@ -661,20 +917,82 @@ def calc_range_values(env, ws, c):
     return ok, {'values': actual[:50]}
 
 
+def js_number(s):
+    """Number(s) as JavaScript reads a string."""
+    t = js_trim(s)
+    if t == '':
+        return 0.0
+    if re.match(r'^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$', t):
+        return float(t)
+    if re.match(r'^0[xX][0-9a-fA-F]+$', t):
+        return float(int(t, 16))
+    if re.match(r'^0[bB][01]+$', t):
+        return float(int(t[2:], 2))
+    if re.match(r'^0[oO][0-7]+$', t):
+        return float(int(t[2:], 8))
+    if t in ('Infinity', '+Infinity'):
+        return float('inf')
+    if t == '-Infinity':
+        return float('-inf')
+    return float('nan')
+
+
+def fill_of_dxf(dxf):
+    if dxf is None:
+        return None
+    for tag in ('fgColor', 'bgColor'):
+        found = descendants(dxf, tag)
+        rgb = found[0].get('rgb') if found else None
+        if rgb:
+            return rgb[-6:].upper()
+    return None
+
+
+def same_cf_value(got, want):
+    g = re.sub(r'^"|"$', '', js_trim(got))
+    if is_num(want):
+        return js_number(g) == want
+    return g.lower() == want.lower()
+
+
 @kind('calc.conditional_format')
 @on_sheet
 def calc_conditional_format(env, ws, c):
+    """Each rule's ranges, operator, threshold values and its dxf fill (conditionalCheck.ts)."""
     root = ws.book.pkg.part(ws.path)
-    ranges = []
-    for n in descendants(root, 'conditionalFormatting'):
-        s = n.get('sqref')
+    styles = ws.book.pkg.part_if_exists('xl/styles.xml')
+    dxfs = []
+    if styles is not None:
+        holder = first_desc(styles, 'dxfs')
+        dxfs = descendants(holder if holder is not None else styles, 'dxf')
+    rules = []
+    for cf in descendants(root, 'conditionalFormatting'):
+        s = cf.get('sqref')
         if s is None:
-            s = all_text(first_desc(n, 'sqref'))
-        if s != '':
-            ranges.append(s)
-    want = c.get('range')
-    ok = len(ranges) > 0 if want is None else any(same_range(p, want) for s in ranges for p in re.split(r'\s+', s))
-    return ok, {'ranges': ranges}
+            sq = descendants(cf, 'sqref')
+            s = all_text(sq[0]) if sq else ''
+        ranges = [p for p in re.split(r'\s+', s) if p]
+        for rule in descendants(cf, 'cfRule'):
+            dxf_id = rule.get('dxfId')
+            dxf = None
+            if dxf_id is not None:
+                try:
+                    k = int(js_trim(dxf_id))
+                    dxf = dxfs[k] if 0 <= k < len(dxfs) else None
+                except ValueError:
+                    dxf = None
+            rules.append({'ranges': ranges, 'operator': rule.get('operator'),
+                          'values': [all_text(f) for f in descendants(rule, 'formula')],
+                          'fill': fill_of_dxf(dxf)})
+    want_fill = c['fill'].replace('#', '', 1).upper() if c.get('fill') is not None else None
+
+    def fits(r):
+        return ((c.get('range') is None or any(same_range(s, c['range']) for s in r['ranges'])) and
+                (c.get('operator') is None or r['operator'] == c['operator']) and
+                (c.get('values') is None or (len(r['values']) == len(c['values']) and
+                                             all(same_cf_value(r['values'][i], v) for i, v in enumerate(c['values'])))) and
+                (c.get('fill') is None or r['fill'] == want_fill))
+    return any(fits(r) for r in rules), {'rules': rules[:6]}
 
 
 @kind('calc.autofilter')

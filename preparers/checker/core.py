@@ -112,6 +112,10 @@ def occurrences(hay, needle):
     return out
 
 
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def js_float(s):
     m = re.match(r'^\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|Infinity)', s)
     return float(m.group(0)) if m else float('nan')

@@ -326,3 +326,73 @@ def impress_font(d, part, c):
                 if len(seen) < 5:
                     seen.append({k: v for k, v in got.items() if v is not None})
     return ok and len(seen) > 0, {'runs': seen}
+
+
+# OOXML slide-layout types and the layout ids of our schema they amount to.
+LAYOUT_TYPES = {'secHead': 'section', 'title': 'title', 'obj': 'title_content', 'twoObj': 'two_content',
+                'blank': 'blank'}
+
+
+@kind('impress.layout')
+@on_deck
+def impress_layout(d, part, c):
+    target = next((r['target'] for r in d.pkg.related(part, 'slideLayout')), None)
+    root = d.pkg.part_if_exists(target) if target else None
+    csld = root.find(P + 'cSld') if root is not None else None
+    name = csld.get('name') if csld is not None else None
+    ltype = root.get('type') if root is not None else None
+    ok = name == c['layout'] or (ltype is not None and LAYOUT_TYPES.get(ltype) == c['layout'])
+    return ok, {'layout': name, 'type': ltype}
+
+
+# ---- impress.unchanged (preparers/impress/invariants.ts): what a viewer sees of each slide ----
+
+def slide_fonts(d, part, role):
+    resolver = FontResolver(d, part)
+    seen = set()
+    for shape in with_role(d.tree(part), role):
+        for p in shape_paragraphs(shape):
+            for r in p.findall(A + 'r'):
+                t = r.find(A + 't')
+                if js_trim(all_text(t) if t is not None else '') == '':
+                    continue
+                f = resolver.effective(shape, p, r)
+                color = f['color']
+                seen.add('%s/%s/%s/%s/%s' % ((f['font'] or '').lower(), '' if f['size'] is None else js_str(f['size']),
+                                             'b' if f['bold'] else '', 'i' if f['italic'] else '',
+                                             '' if color is None or color == '000000' else color))
+    return ';'.join(sorted(seen))
+
+
+def snap_slides(d):
+    out = []
+    for part in d.slides:
+        shapes = p_shapes(d.tree(part))
+        body = [js_trim(a_text(p)) for s in with_role(d.tree(part), 'body') for p in shape_paragraphs(s)]
+        out.append({'title': js_trim(slide_title(d, part)),
+                    'body': '\n'.join(t for t in body if t != ''),
+                    'notes': js_trim(notes_text(d, part)),
+                    'pictures': sum(1 for s in shapes if s.tag == P + 'pic'),
+                    'tables': sum(1 for s in shapes if s.tag == P + 'graphicFrame' and next(s.iter(A + 'tbl'), None) is not None),
+                    'titleFont': slide_fonts(d, part, 'title'),
+                    'bodyFont': slide_fonts(d, part, 'body')})
+    return out
+
+
+@kind('impress.unchanged')
+@on_deck
+def impress_unchanged(d, part, c):
+    now = snap_slides(d)
+    problems = []
+    if len(now) != c['count']:
+        problems.append({'slides': len(now), 'expected': c['count']})
+    for want in c['slides']:
+        k = want['slide']
+        got = now[k - 1] if 1 <= k <= len(now) else None
+        if got is None:
+            problems.append({'slide': k, 'missing': True})
+            continue
+        for f, v in want.items():
+            if f != 'slide' and got.get(f) != v:
+                problems.append({'slide': k, 'field': f, 'was': v, 'now': got.get(f)})
+    return not problems, ({'slides': len(now)} if not problems else {'problems': problems[:6]})

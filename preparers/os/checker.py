@@ -2,6 +2,7 @@
 
 # ==== os: files, directories, modes and archives under home (mirrors preparers/os/probe.ts) ====
 
+import hashlib
 import stat as _stat
 
 
@@ -148,3 +149,49 @@ def os_archive_contains(env, c):
     if c.get('exact'):
         seen['extra'] = extra
     return ok, seen
+
+
+# ---- os.unchanged (preparers/os/invariants.ts) and the agent's infeasibility report ----
+
+AGENT_REPORT_PATH = '.forge-agent-report.json'
+
+
+def snap_entry(env, rel):
+    t, mode = node_type(env, rel)
+    if t is None:
+        return None
+    snap = {'type': t, 'mode': '%04o' % mode}
+    if t == 'file':
+        snap['sha256'] = hashlib.sha256(env.read(rel) or b'').hexdigest()
+    if t == 'symlink':
+        snap['target'] = os.readlink(env.path(rel))
+    return snap
+
+
+@kind('os.unchanged')
+def os_unchanged(env, c):
+    problems = []
+    changed = 0
+    for rel, want in c['entries'].items():
+        got = snap_entry(env, rel)
+        if got is not None and got == want and list(got) == list(want):
+            continue
+        changed += 1
+        if len(problems) < 8:
+            problems.append({'path': rel, 'was': want, 'now': got})
+    return changed == 0, ({'kept': len(c['entries'])} if changed == 0 else {'changed': changed, 'examples': problems})
+
+
+@kind('os.reported_infeasible')
+def os_reported_infeasible(env, c):
+    data = file_bytes(env, AGENT_REPORT_PATH)
+    if data is None:
+        return False, {'report': None}
+    try:
+        parsed = json.loads(data.decode('utf-8', 'replace'))
+        if parsed is None:
+            raise ValueError('null report')
+        status = parsed.get('status') if isinstance(parsed, dict) else None
+    except ValueError:
+        status = 'unreadable'
+    return status == 'infeasible', {'report': status}

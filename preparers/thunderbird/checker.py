@@ -337,7 +337,8 @@ def parse_message(msg):
         into = {'attachments': [], 'texts': [], 'htmls': []}
         headers = walk_mime(msg['raw'], into, 0)
         text = '\n'.join(into['texts']) if into['texts'] else '\n'.join(re.sub(r'<[^>]*>', ' ', h) for h in into['htmls'])
-        msg['_parsed'] = {'subject': decode_words((headers.get('subject') or [''])[0]),
+        msg['_parsed'] = {'messageId': (headers.get('message-id') or [''])[0],
+                          'subject': decode_words((headers.get('subject') or [''])[0]),
                           'from': decode_words((headers.get('from') or [''])[0]),
                           'to': addresses(headers.get('to')), 'cc': addresses(headers.get('cc')),
                           'attachments': into['attachments'], 'text': text}
@@ -564,7 +565,7 @@ def read_contacts(env, rel):
             db.close()
     cards = {}
     for card, name, value in rows:
-        c = cards.setdefault(card, {'name': '', 'email': ''})
+        c = cards.setdefault(card, {'name': '', 'email': '', 'phones': []})
         value = value or ''
         if name == 'DisplayName':
             c['name'] = value
@@ -577,7 +578,13 @@ def read_contacts(env, rel):
             if not c['email']:
                 m = re.search(r'^EMAIL[^:\n]*:(.*)$', value, re.M)
                 c['email'] = js_trim(m.group(1)) if m else ''
+            for m in re.finditer(r'^TEL[^:\n]*:(.*)$', value, re.M):
+                c['phones'].append(re.sub(r'\\(.)', r'\1', js_trim(m.group(1))))
     return list(cards.values())
+
+
+def phone_digits(phone):
+    return re.sub(r'[^0-9+]', '', phone)
 
 
 @kind('thunderbird.contact_exists')
@@ -586,9 +593,11 @@ def tb_contact_exists(env, c):
     rel = pr.path('abook.sqlite')
     contacts = read_contacts(env, rel) if env.read(rel) is not None else []
     ok = any((c.get('email') is None or x['email'].lower() == c['email'].lower()) and
-             (c.get('name') is None or js_trim(x['name']).lower() == js_trim(c['name']).lower())
+             (c.get('name') is None or js_trim(x['name']).lower() == js_trim(c['name']).lower()) and
+             (c.get('phone') is None or any(phone_digits(p) == phone_digits(c['phone']) for p in x['phones']))
              for x in contacts)
-    return ok, {'contacts': ['%s <%s>' % (x['name'], x['email']) for x in contacts[:30]]}
+    return ok, {'contacts': ['%s <%s>%s' % (x['name'], x['email'], ' ' + ', '.join(x['phones']) if x['phones'] else '')
+                             for x in contacts[:30]]}
 
 
 @kind('thunderbird.draft')
@@ -611,3 +620,48 @@ def tb_pref(env, c):
     value = profile(env).prefs().get(c['name'])
     ok = value is not None and (c.get('value') is None or js_str(value) == js_str(c['value']))
     return ok, {'value': value}
+
+
+# ---- thunderbird.unchanged (preparers/thunderbird/invariants.ts) ----
+
+def snap_profile(env):
+    pr = profile(env)
+    messages = []
+    for folder in pr.folders():
+        for m in pr.messages(folder):
+            if not is_live(m):
+                continue
+            p = parse_message(m)
+            messages.append({'id': p['messageId'] or '%s|%s' % (normalize_subject(p['subject']), p['from'].lower()),
+                             'folder': folder, 'read': m['flags'] & FLAG_READ != 0,
+                             'flagged': m['flags'] & FLAG_FLAGGED != 0,
+                             'tags': sorted(k for k in m['keywords'] if k != '')})
+    rel = pr.path('abook.sqlite')
+    contacts = [x['email'].lower() for x in read_contacts(env, rel)] if env.read(rel) is not None else []
+    filters = [flt['name'] for f in pr.filter_files() for flt in parse_filters(utf8(env.read(f) or b''))]
+    return {'messages': messages, 'folders': pr.folders(), 'contacts': contacts, 'filters': filters}
+
+
+def same_message(a, b):
+    return (a['id'] == b['id'] and a['folder'] == b['folder'] and a['read'] is b['read'] and
+            a['flagged'] is b['flagged'] and list(a['tags']) == list(b['tags']))
+
+
+@kind('thunderbird.unchanged')
+def tb_unchanged(env, c):
+    now = snap_profile(env)
+    problems = []
+    changed = 0
+    for want in c['messages']:
+        found = [m for m in now['messages'] if m['id'] == want['id']]
+        if any(same_message(m, want) for m in found):
+            continue
+        changed += 1
+        if len(problems) < 6:
+            problems.append({'message': want, 'now': found[:2]})
+    lost = {'folders': [f for f in c['folders'] if f not in now['folders']],
+            'contacts': [x for x in c['contacts'] if x not in now['contacts']],
+            'filters': [f for f in c['filters'] if f not in now['filters']],
+            'newFolders': [f for f in now['folders'] if f not in c['folders']] if c.get('exactFolders') else []}
+    ok = changed == 0 and all(not v for v in lost.values())
+    return ok, ({'messages': len(c['messages'])} if ok else {'changedMessages': changed, 'examples': problems, 'lost': lost})

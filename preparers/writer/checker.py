@@ -399,6 +399,16 @@ def writer_list(doc, c):
             observed[match] = info or 'not a list item'
             if not info or (c.get('listType') and info != c['listType']):
                 ok = False
+    if c.get('ordered') or c.get('after') is not None:
+        # Positions among the non-empty paragraphs: items one after another, after the lead-in.
+        texts = [t for t in (w_text(p) for p, _ in w_paragraphs(doc.body)) if js_trim(t) != '']
+        at = [next((i for i, t in enumerate(texts) if m in t), -1) for m in c['paragraphs']]
+        consecutive = all(q >= 0 and (i == 0 or q == at[i - 1] + 1) for i, q in enumerate(at))
+        if c.get('ordered') and not consecutive:
+            ok = False
+        if c.get('after') is not None and not (at and at[0] > 0 and c['after'] in texts[at[0] - 1]):
+            ok = False
+        observed = dict(observed, positions=[q + 1 for q in at])
     return ok, observed
 
 
@@ -423,16 +433,19 @@ def writer_table(doc, c):
     return fits, {'tables': len(all_tables), 'shapes': [dict(s, cells=s['cells'][:4]) for s in shapes[:3]]}
 
 
-@kind('writer.orientation')
-@on_docx
-def writer_orientation(doc, c):
+def doc_orientation(doc):
     pg = wchild(wchild(doc.body, 'sectPr'), 'pgSz')
     w = js_float(wval(pg, 'w') or '0')
     h = js_float(wval(pg, 'h') or '0')
     if w and h and not (math.isnan(w) or math.isnan(h)):
-        orientation = 'landscape' if w > h else 'portrait'
-    else:
-        orientation = wval(pg, 'orient') or 'portrait'
+        return 'landscape' if w > h else 'portrait'
+    return wval(pg, 'orient') or 'portrait'
+
+
+@kind('writer.orientation')
+@on_docx
+def writer_orientation(doc, c):
+    orientation = doc_orientation(doc)
     return orientation == c['orientation'], {'orientation': orientation}
 
 
@@ -464,3 +477,79 @@ def writer_footer_text(doc, c):
 def writer_paragraph_count(doc, c):
     n = len([p for p, in_table in w_paragraphs(doc.body) if not in_table and js_trim(w_text(p)) != ''])
     return count_ok(n, c), {'paragraphs': n}
+
+
+# ---- writer.unchanged (preparers/writer/invariants.ts): what a reader sees of each paragraph ----
+
+def js_round2(x):
+    return math.floor(x * 100 + 0.5) / 100
+
+
+def snap_doc(doc):
+    styles = doc.styles()
+    out = []
+    for p, in_table in w_paragraphs(doc.body):
+        if in_table:
+            continue
+        text = js_trim(w_text(p))
+        if text == '':
+            continue
+        sid = styles.paragraph_style(p)
+        heading = re.match(r'^heading(\d)$', normalise_style_name(styles.name(sid) if sid else ''))
+        runs = []
+        for run, t, _ in text_slots(p):
+            if js_trim(t) != '' and not any(run is r for r in runs):
+                runs.append(run)
+        formats = set()
+        for run in runs:
+            f = effective_run_format(styles, p, run)
+            formats.add('%s/%s/%s/%s/%s' % ('' if f['size'] is None else js_str(f['size']), 'b' if f['bold'] else '',
+                                            'i' if f['italic'] else '', 'u' if f['underline'] else '',
+                                            f['color'] or ''))
+        spacing = effective_line_spacing(styles, p)
+        out.append({'text': text, 'heading': int(heading.group(1)) if heading else 0,
+                    'align': effective_alignment(styles, p),
+                    'spacing': spacing if isinstance(spacing, str) else js_round2(spacing),
+                    'list': list_info(doc, styles, p) or 'none',
+                    'runs': ';'.join(sorted(formats))})
+    return {'paragraphs': out, 'tables': [table_cells(t) for t in w_tables(doc.body)],
+            'header': header_texts(doc, 'header'), 'footer': header_texts(doc, 'footer'),
+            'orientation': doc_orientation(doc)}
+
+
+def same_json(a, b):
+    """JSON.stringify equality: numbers by value, booleans apart from numbers."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if is_num(a) and is_num(b):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+@kind('writer.unchanged')
+@on_docx
+def writer_unchanged(doc, c):
+    now = snap_doc(doc)
+    paras = now['paragraphs']
+    problems = []
+    j = 0
+    for want in c['paragraphs']:
+        while j < len(paras) and paras[j]['text'] != want['text']:
+            j += 1
+        if j >= len(paras):
+            problems.append({'missing': want['text'][:80]})
+            j = 0
+            continue
+        if not same_json(paras[j], want):
+            problems.append({'changed': want['text'][:80], 'was': want, 'now': paras[j]})
+        j += 1
+    if len(paras) != c['count']:
+        problems.append({'paragraphs': len(paras), 'expected': c['count']})
+    for key in ('tables', 'header', 'footer', 'orientation'):
+        if c.get(key) is not None and not same_json(c[key], now[key]):
+            problems.append({key: now[key]})
+    return not problems, ({'kept': len(c['paragraphs'])} if not problems else {'problems': problems[:6]})

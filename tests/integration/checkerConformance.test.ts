@@ -22,7 +22,8 @@ import { type OfflineTask, offlineTask } from '../support/offlineTasks.ts';
  * The contract between the two implementations of every rubric check: the TypeScript probes that
  * verify tasks here and the Python checker that grades them inside an OSWorld VM. For one task of
  * every skill, the initial state, the oracle state, the oracle state as LibreOffice saves it again,
- * and every wrong solution the skill declares go through both, and every verdict must agree.
+ * and every wrong solution the skill declares go through both, with the skill's checks and the
+ * "nothing else changed" invariants a round derives, and every verdict must agree.
  */
 describe('the portable checker agrees with the TypeScript probes', () => {
   let work: string;
@@ -72,11 +73,12 @@ describe('the portable checker agrees with the TypeScript probes', () => {
 
     const states: { label: string; files: FileMap; checks: { kind: string }[] }[] = [];
     for (const [i, t] of tasks.entries()) {
-      states.push({ label: `${t.skillId} initial`, files: t.initial, checks: t.checks });
-      states.push({ label: `${t.skillId} oracle`, files: t.solved, checks: t.checks });
-      states.push({ label: `${t.skillId} oracle resaved`, files: resaved[i]!, checks: t.checks });
-      for (const w of t.wrong)
-        states.push({ label: `${t.skillId} wrong ${w.name}`, files: w.files, checks: t.checks });
+      // The declared checks and the invariants a round derives ("nothing else changed").
+      const checks = [...t.checks, ...t.invariants];
+      states.push({ label: `${t.skillId} initial`, files: t.initial, checks });
+      states.push({ label: `${t.skillId} oracle`, files: t.solved, checks });
+      states.push({ label: `${t.skillId} oracle resaved`, files: resaved[i]!, checks });
+      for (const w of t.wrong) states.push({ label: `${t.skillId} wrong ${w.name}`, files: w.files, checks });
     }
     const jobs = [];
     for (const [i, s] of states.entries()) {

@@ -4,10 +4,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { inArray } from 'drizzle-orm';
-import { exportPack } from '../../export/exportPack.ts';
+import { eq, inArray } from 'drizzle-orm';
+import { exportPack, REPORT_PATH } from '../../export/exportPack.ts';
 import { validatePack } from '../../export/validate.ts';
-import { packages, tasks } from '../../infra/db/schema.ts';
+import { packages, rounds, tasks } from '../../infra/db/schema.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
 import { calcPackageInput } from '../unit/packageFixtures.ts';
@@ -19,6 +19,14 @@ const ids: string[] = [];
 
 before(async () => {
   svc = await testServices();
+  // An export names an existing round (an unknown one is an error, not an empty pack).
+  await svc.database.db.insert(rounds).values({
+    id: round,
+    status: 'completed',
+    seed: 1,
+    settings: {},
+    workflowId: `round-${round}`,
+  });
   const checks = [
     [
       {
@@ -32,9 +40,15 @@ before(async () => {
     ],
     [{ kind: 'calc.sheet_names', file: 'Desktop/sales.xlsx', names: ['Sales'] }],
     [{ kind: 'calc.formula', file: 'Desktop/sales.xlsx', sheet: 'Sales', cell: 'B10', matches: '^SUM\\(' }],
+    // A task that cannot be done: the right outcome is to change nothing and say so.
+    [
+      { kind: 'os.reported_infeasible' },
+      { kind: 'calc.sheet_names', file: 'Desktop/sales.xlsx', names: ['Sales'] },
+    ],
   ];
   for (const c of checks) {
     const { input, files } = calcPackageInput({ roundId: round, checks: c });
+    if (c[0]?.kind === 'os.reported_infeasible') input.expected = 'infeasible';
     for (const f of files) {
       const stored = await svc.store.putArtifact(f.bytes, 'application/octet-stream');
       const a = input.artifacts.find((x) => x.vmPath === f.vmPath && x.role === f.role);
@@ -78,6 +92,7 @@ after(async () => {
     await svc.database.db.delete(packages).where(inArray(packages.taskId, ids));
     await svc.database.db.delete(tasks).where(inArray(tasks.id, ids));
   }
+  await svc.database.db.delete(rounds).where(eq(rounds.id, round));
   await closeTestServices();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -88,12 +103,18 @@ test('OSWorld export is reproducible, validates, and grades what no metric can w
   const progress: number[] = [];
   const report = await exportPack(svc, { round, format: 'osworld', out: a }, (p) => progress.push(p.done));
   await exportPack(svc, { round, format: 'osworld', out: b });
-  assert.deepEqual(progress, [1, 2, 3]);
-  assert.equal(report.exported, 3);
+  assert.deepEqual(progress, [1, 2, 3, 4]);
+  assert.equal(report.exported, 4);
   assert.deepEqual(report.excluded, []);
-  assert.deepEqual(report.byEvaluator, { compare_table: 2, forge_check: 1 });
+  assert.deepEqual(report.byEvaluator, { compare_table: 2, forge_check: 1, infeasible: 2 });
   const formulaTask = report.evaluators?.find((e) => e.checks[0]?.kind === 'calc.formula');
   assert.equal(formulaTask?.checks[0]?.evaluator, 'forge_check');
+  // The infeasible task is graded by OSWorld's own evaluator, every check of it, in the report as shipped.
+  const declining = report.evaluators?.find((e) => e.checks[0]?.kind === 'os.reported_infeasible');
+  assert.deepEqual(
+    declining?.checks.map((c) => c.evaluator),
+    ['infeasible', 'infeasible'],
+  );
   assert.ok(readFileSync(a).equals(readFileSync(b)), 'two exports differ');
   assert.deepEqual(await validatePack(a), []);
 
@@ -101,13 +122,22 @@ test('OSWorld export is reproducible, validates, and grades what no metric can w
   await exportPack(svc, { round, format: 'osworld', out: folder });
   assert.deepEqual(await validatePack(folder), []);
   const index = JSON.parse(readFileSync(path.join(folder, 'evaluation_examples/test_all.json'), 'utf8'));
-  assert.equal(index.libreoffice_calc.length, 3);
+  assert.equal(index.libreoffice_calc.length, 4);
+  const shippedReport = JSON.parse(readFileSync(path.join(folder, REPORT_PATH), 'utf8'));
+  assert.deepEqual(
+    shippedReport.evaluators.find((e: { taskId: string }) => e.taskId === declining?.taskId)?.checks[0],
+    declining?.checks[0],
+  );
   const read = (taskId: string) =>
     JSON.parse(
       readFileSync(path.join(folder, `evaluation_examples/examples/libreoffice_calc/${taskId}.json`), 'utf8'),
     );
   const id = index.libreoffice_calc.find((t: string) => read(t).evaluator.func === 'compare_table');
   const task = read(id);
+  const infeasible = read(declining?.taskId ?? '');
+  assert.deepEqual(infeasible.evaluator, { func: 'infeasible' });
+  // Same setup as any task: the workbook is still placed for the agent to look at.
+  assert.ok(infeasible.config.some((s: { type: string }) => s.type === 'upload_file'));
   const checked = read(formulaTask?.taskId ?? '');
   assert.equal(checked.evaluator.func, 'exact_match');
   assert.deepEqual(checked.evaluator.expected, { type: 'rule', rules: { expected: 'PASS' } });
@@ -149,7 +179,7 @@ test('JSONL export has one line per task with artifact URIs', async () => {
     files: 'url',
     baseUrl: 'https://files.example.test/forge',
   });
-  assert.equal(report.exported, 3);
+  assert.equal(report.exported, ids.length);
   const lines = readFileSync(out, 'utf8')
     .trim()
     .split('\n')

@@ -111,6 +111,11 @@ test('plays the harness: the exported evaluator command fails the initial state 
         },
       });
       assert.ok(result.ok, `${spec.id}: ${JSON.stringify(result)}`);
+      if (spec.expected === 'infeasible') {
+        // OSWorld grades a task that cannot be done by the agent's FAIL answer, not by any check.
+        assert.deepEqual(result.task.evaluator, { func: 'infeasible' }, spec.id);
+        continue;
+      }
       const graded = result.evaluators.flatMap((e, i) => (e.evaluator === CHECKER_EVALUATOR ? [i] : []));
       if (graded.length === 0) continue;
       sampled++;

@@ -48,6 +48,7 @@ export async function packageOffline(
     artifacts,
     setup: setupStepsFor(state, artifacts, osManifestOf(task.initial), task.spec.launch),
     rubric: { checks: task.checks, items: [{ text: 'as instructed', weight: 1 }] },
+    ...(task.spec.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
     oracle: { edits: task.edits },
     provenance: {
       roundId: 'offline',

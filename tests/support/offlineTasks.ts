@@ -1,5 +1,6 @@
 import { offlineHintSchema } from '../../llm/offline/hints.ts';
 import { answerFor } from '../../llm/offline/server.ts';
+import { OS_MANIFEST_PATH } from '../../preparers/os/manifest.ts';
 import { applyEdits, parseEdit, preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap } from '../../preparers/types.ts';
 import { authorTask, type LlmCaller } from '../../skills/run/author.ts';
@@ -32,6 +33,8 @@ export interface OfflineTask {
   checks: { kind: string }[];
   initial: FileMap;
   solved: FileMap;
+  /** The "nothing else changed" checks each app derives from the initial and oracle states, as a round adds them. */
+  invariants: { kind: string }[];
   /** Wrong solutions the spec declares (`wrong: [{name, edits}]` beside `solve:`), applied to the initial state. */
   wrong: { name: string; files: FileMap }[];
 }
@@ -51,13 +54,25 @@ export async function offlineTask(spec: SkillSpec, firstSeed = 1): Promise<Offli
     }
     const m = await materializeTask(spec, authored.context);
     const initial: FileMap = {};
-    for (const p of m.prepares) Object.assign(initial, await preparers[p.app].build(p.target, p.doc));
+    const owner = new Map<string, AppId>();
+    for (const p of m.prepares) {
+      const built = await preparers[p.app].build(p.target, p.doc);
+      for (const path of Object.keys(built)) owner.set(path, p.app);
+      Object.assign(initial, built);
+    }
     const solved = await applyEdits(initial, m.edits);
     const before = await Promise.all(m.checks.map((c) => probeCheck(initial, c)));
     const after = await Promise.all(m.checks.map((c) => probeCheck(solved, c)));
     if (before.every((r) => r.pass) || !after.every((r) => r.pass)) {
       problems.push(`seed ${seed}: the probes reject the task`);
       continue;
+    }
+    const invariants: { kind: string }[] = [];
+    if (m.invariantsOff === undefined) {
+      for (const app of new Set(m.prepares.map((p) => p.app))) {
+        const own = Object.keys(initial).filter((p) => owner.get(p) === app && p !== OS_MANIFEST_PATH);
+        invariants.push(...((await preparers[app].invariants(initial, solved, own)) as { kind: string }[]));
+      }
     }
     const wrong: OfflineTask['wrong'] = [];
     for (const node of spec.nodes) {
@@ -75,6 +90,7 @@ export async function offlineTask(spec: SkillSpec, firstSeed = 1): Promise<Offli
       prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
       edits: m.edits,
       checks: m.checks,
+      invariants,
       initial,
       solved,
       wrong,

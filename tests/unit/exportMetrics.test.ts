@@ -311,3 +311,52 @@ test('checks on one document collapse into one gold call per metric, saved once'
     'the save postconfig stays',
   );
 });
+
+test('an infeasible task exports with OSWorld’s own infeasible evaluator and ships no checker', async () => {
+  const { input } = calcPackageInput({
+    checks: [
+      { kind: 'os.reported_infeasible' },
+      { kind: 'calc.sheet_names', file: 'Desktop/sales.xlsx', names: ['Sales'] },
+    ],
+  });
+  input.expected = 'infeasible';
+  const shipped: string[] = [];
+  const out = await toOsworldTask(buildTaskPackage(input).taskJson, {
+    initialFile: async (key) => ({ packPath: `files/${key}` }),
+    goldFile: async (key) => ({ packPath: `gold/${key}` }),
+    checkerFiles: async () => {
+      shipped.push('checker');
+      return { checker: { packPath: 'c/forge_check.py' }, checks: { packPath: 'c/checks.json' } };
+    },
+  });
+  assert.ok(out.ok, JSON.stringify(out));
+  assert.deepEqual(out.task.evaluator, { func: 'infeasible' });
+  assert.deepEqual(
+    out.evaluators.map((e) => [e.kind, e.evaluator]),
+    [
+      ['os.reported_infeasible', 'infeasible'],
+      ['calc.sheet_names', 'infeasible'],
+    ],
+  );
+  assert.deepEqual(shipped, []);
+  // The setup still places the workbook the instruction talks about.
+  const config = out.task.config as { type: string; parameters: { files?: { path: string }[] } }[];
+  assert.equal(
+    config.find((s) => s.type === 'upload_file')?.parameters.files?.[0]?.path,
+    '/home/user/Desktop/sales.xlsx',
+  );
+
+  // The same package without `expected: infeasible` is graded by its checks.
+  delete input.expected;
+  const feasible = await toOsworldTask(buildTaskPackage(input).taskJson, {
+    initialFile: async (key) => ({ packPath: `files/${key}` }),
+    goldFile: async (key) => ({ packPath: `gold/${key}` }),
+    checkerFiles: async () => ({
+      checker: { packPath: 'c/forge_check.py' },
+      checks: { packPath: 'c/checks.json' },
+    }),
+  });
+  assert.ok(feasible.ok);
+  assert.notDeepEqual(feasible.task.evaluator, { func: 'infeasible' });
+  assert.ok(feasible.evaluators.every((e) => e.evaluator !== 'infeasible'));
+});
