@@ -1,4 +1,4 @@
-import { BoundedWorker, BudgetExceededError } from '../infra/sandbox/boundedWorker.ts';
+import { BoundedWorker, BudgetExceededError } from '../preparers/sandbox/boundedWorker.ts';
 
 /**
  * `{{ expr }}` templates over the task context. A string that is exactly one template keeps the

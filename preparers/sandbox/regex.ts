@@ -1,4 +1,4 @@
-import { BoundedWorker, type Budget } from '../../infra/sandbox/boundedWorker.ts';
+import { BoundedWorker, type Budget } from './boundedWorker.ts';
 
 /** What regexHandler.mjs runs. */
 type RegexJob =

@@ -1,5 +1,5 @@
 /**
- * Regular-expression jobs, run inside a bounded worker (infra/sandbox); see regex.ts for the job
+ * Regular-expression jobs, run inside a bounded worker (preparers/sandbox); see regex.ts for the job
  * shapes.
  */
 export function handle(job) {

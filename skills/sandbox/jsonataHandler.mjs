@@ -1,7 +1,7 @@
 import jsonata from 'jsonata';
 
 /**
- * JSONata evaluation inside a bounded worker (infra/sandbox): `{ expr, ctx, timeoutMs }` → the
+ * JSONata evaluation inside a bounded worker (preparers/sandbox): `{ expr, ctx, timeoutMs }` → the
  * plain-JSON value. JSONata's own guardrails (time, stack depth, sequence length) and a cap on
  * every intermediate string fail a runaway expression with a message; the worker's time and heap
  * limits are the backstop. The spreadsheet helpers are bound in every expression:

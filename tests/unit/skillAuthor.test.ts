@@ -27,7 +27,10 @@ function scriptedClient(answers: Record<string, (req: LlmNodeRequest) => unknown
   const client: Pick<LlmClient, 'callLlmNode'> = {
     async callLlmNode<T>(req: LlmNodeRequest<T>): Promise<LlmNodeResult<T>> {
       requests.push(req as LlmNodeRequest);
-      const answer = answers[req.nodeId];
+      // Every test spec phrases its instruction in a `wording` node (the level-split one).
+      const answer =
+        answers[req.nodeId] ??
+        (req.nodeId === 'wording' ? () => ({ text: 'Please tidy the notes.' }) : undefined);
       if (!answer) throw new Error(`no scripted answer for node ${req.nodeId}`);
       const checked = req.validate(answer(req as LlmNodeRequest));
       const meta = { usage, attempts: 1, model: 'scripted', provider: 'test' };
@@ -52,6 +55,8 @@ const scenario = {
 };
 const goodAnswers = {
   scenario: () => scenario,
+  // The pooled content node: this model answers with the English kit the request carries for offline use.
+  content: (req: LlmNodeRequest) => (req.offlineHint as { value: unknown }).value,
   instruction: (req: LlmNodeRequest) => ({ text: `Do this: ${req.messages[1]!.content.slice(0, 80)}` }),
 };
 
@@ -68,11 +73,28 @@ function specWith(nodes: unknown[], params: Record<string, unknown> = {}): Skill
     params,
     nodes: [
       ...nodes,
+      {
+        id: 'wording',
+        llm: {
+          prompt: 'Ask for the notes folder to be tidied.',
+          output: { text: 'text' },
+          offline: {
+            text: {
+              explicit: ['Delete a.txt from the Documents/notes folder.'],
+              natural: ['Please tidy up the notes folder in Documents.'],
+              goal: ['The notes folder should only hold current notes.'],
+            },
+          },
+        },
+      },
       { id: 'notes', prepare: { app: 'os', target: 'Documents/notes', doc: { files: [] } } },
       { id: 'solution', solve: [{ op: 'os.delete', path: 'Documents/notes/a.txt' }] },
     ],
-    instruction: 'Tidy the notes folder.',
-    rubric: { checks: [{ kind: 'os.exists', path: 'Documents/notes', exists: true }], items: ['Tidy'] },
+    instruction: '{{wording.text}}',
+    rubric: {
+      checks: [{ kind: 'os.exists', path: 'Documents/notes', exists: true }],
+      items: [{ text: 'The notes folder is still there.', checks: [0] }],
+    },
   });
 }
 
@@ -101,7 +123,7 @@ describe('authorTask', () => {
     assert.deepEqual(Object.keys(result.nodeMs), ['scenario', 'data', 'derived', 'instruction']);
     assert.deepEqual(
       requests.map((r) => r.nodeId),
-      ['scenario', 'instruction'],
+      ['scenario', 'content', 'instruction'],
     );
   });
 
@@ -110,7 +132,7 @@ describe('authorTask', () => {
     const result = await authorTask(sumColumn, 99, caller);
     assert.ok(result.ok);
     const ctx = result.context as { params: { domain: string }; derived: { cell: string } };
-    const [first, second] = requests as [LlmNodeRequest, LlmNodeRequest];
+    const [first, , second] = requests as [LlmNodeRequest, LlmNodeRequest, LlmNodeRequest];
     assert.deepEqual(first.messages[0], { role: 'system', content: systemPrompt(sumColumn) });
     assert.match(first.messages[0]!.content, /Total a numeric column with a SUM formula/);
     assert.match(first.messages[1]!.content, new RegExp(`Invent a small ${ctx.params.domain} table`));
