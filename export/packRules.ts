@@ -1,4 +1,5 @@
 import { relativePathProblem } from '../preparers/paths.ts';
+import { CHECKER_COMMAND } from './osworld/task.ts';
 import type { PackEntry } from './packReader.ts';
 
 /**
@@ -121,6 +122,8 @@ export function commandProblem(command: unknown, shell?: unknown): string | null
   const words = command as string[];
   if (words.some((w) => w.includes('\0'))) return 'has an argument with a NUL byte';
   const program = words[0]!.split('/').pop()!;
+  // The portable checker's command is the exporter's own fixed text (export/osworld/task.ts).
+  if (words.length === CHECKER_COMMAND.length && words.every((w, i) => w === CHECKER_COMMAND[i])) return null;
   const fixed =
     program === 'sh' && words[1] === '-c' && FIXED_SCRIPTS.has(words[2] ?? '') && words[3] === 'sh';
   if (SHELLS.has(program) && !fixed) return `runs ${program}, a shell or interpreter`;

