@@ -140,7 +140,9 @@ describe('LLM client against a scripted provider and real Postgres', () => {
     const before = scripted.requests.length;
     scripted.enqueue(reply.valid(good), reply.valid({ paragraphs: ['A short note.'], title: 'Notes' }));
     assert.ok((await client.callLlmNode(base)).ok);
-    assert.ok((await client.callLlmNode({ ...request('completion-limit-long'), nodeId: 'report', ...long })).ok);
+    assert.ok(
+      (await client.callLlmNode({ ...request('completion-limit-long'), nodeId: 'report', ...long })).ok,
+    );
     const [small, large] = scripted.requests.slice(before).map((r) => r.body.max_completion_tokens);
     assert.equal(small, COMPLETION_FLOOR, 'a title and a count need no more than the floor');
     assert.ok(large !== undefined && large > COMPLETION_FLOOR + (12 * 1500) / 2, `large budget ${large}`);
