@@ -3,6 +3,9 @@
  * temp dir, display), never the parent's secrets (LLM keys, DATABASE_URL, S3 keys, the API
  * token). A child that needs more names them in `pass` (copied from the parent when set) or
  * supplies values in `extra`; nothing else is inherited.
+ *
+ * infra and preparers import from no other room, so each keeps this copy; preparers/childEnv.ts
+ * is the other, and tests/unit/childEnv.test.ts holds them equal.
  */
 const BASE = [
   'PATH',
