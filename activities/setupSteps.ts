@@ -31,6 +31,10 @@ export function setupStepsFor(
   for (const e of manifest.entries) {
     if (e.mode && e.type !== 'symlink') steps.push({ type: 'chmod', vmPath: e.path, mode: e.mode });
   }
+  for (const e of manifest.entries) {
+    if (e.type === 'symlink' && e.target !== undefined)
+      steps.push({ type: 'symlink', vmPath: e.path, target: e.target });
+  }
   // What each app needs started or opened is its preparer's staging.
   for (const app of new Set(state.prepares.map((p) => p.app)))
     for (const command of preparers[app].staging.launch) steps.push({ type: 'launch', command });

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { childEnv } from '../infra/childEnv.ts';
 import { checkerSource } from '../preparers/checker/assemble.ts';
 import { loadSkillLibrary } from '../skills/load.ts';
 import { materializeHome, SYSTEM_PATH } from '../tests/support/checkerHome.ts';
@@ -39,7 +40,7 @@ try {
           checks,
           `${checks}.out`,
         ],
-        { env: { ...process.env, HOME: home, PATH: SYSTEM_PATH } },
+        { env: childEnv({ extra: { HOME: home, PATH: SYSTEM_PATH } }) },
       ).toString();
       const [wall = 0, user = 0, sys = 0] = timed.trim().split(/\s+/).map(Number);
       const ms = wall * 1000;

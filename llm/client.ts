@@ -5,6 +5,7 @@ import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/client.ts';
 import { AdaptiveLimiter } from './adaptiveLimiter.ts';
 import { judgeCompletion, repairMessage } from './answer.ts';
+import { maxCompletionTokens } from './completionBudget.ts';
 import type { LlmEndpoint, LlmEndpoints } from './endpoints.ts';
 import {
   type CallOutcome,
@@ -177,6 +178,8 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         : undefined;
     const headers = hintId ? { [offlineHintHeader]: hintId } : undefined;
 
+    const completionLimit = maxCompletionTokens(req.jsonSchema);
+
     async function exchange(messages: ChatMessage[]): Promise<Exchange> {
       const limiter = limiterOf(endpoint);
       for (let tries = 1; ; tries++) {
@@ -190,6 +193,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
                 model,
                 messages,
                 seed: req.seed,
+                max_completion_tokens: completionLimit,
                 response_format: {
                   type: 'json_schema',
                   json_schema: { name: req.schemaName, schema: req.jsonSchema, strict: true },

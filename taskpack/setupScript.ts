@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash text, where ${…} is literal.
 import { shellQuote } from './shellQuote.ts';
 import type { SetupStep } from './taskPackage.ts';
-import { assertVmRelativePath } from './vmPath.ts';
+import { assertSymlinkTarget, assertVmRelativePath } from './vmPath.ts';
 
 /**
  * Renders setup.sh from typed setup steps. Every value that came from a task (paths, keys,
@@ -58,6 +58,15 @@ function renderStep(step: SetupStep, n: number): string[] {
       return [`mkdir -p -- ${home(step.vmPath)}`];
     case 'chmod':
       return [`chmod -- ${shellQuote(assertMode(step.mode))} ${home(step.vmPath)}`];
+    case 'symlink': {
+      // -n: an existing link to a directory is replaced, not followed into.
+      const target = shellQuote(assertSymlinkTarget(step.vmPath, step.target, `setup step ${n}`));
+      const parent = step.vmPath.split('/').slice(0, -1).join('/');
+      return [
+        ...(parent ? [`mkdir -p -- ${home(parent)}`] : []),
+        `ln -sfn -- ${target} ${home(step.vmPath)}`,
+      ];
+    }
     case 'open':
       return [`nohup xdg-open ${home(step.vmPath)} >/dev/null 2>&1 &`];
     case 'launch':

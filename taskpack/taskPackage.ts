@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { canonicalJson } from '../infra/canonicalJson.ts';
 import { APPS } from '../preparers/types.ts';
 import { renderSetupScript } from './setupScript.ts';
-import { vmRelativePath } from './vmPath.ts';
+import { symlinkTargetProblem, vmRelativePath } from './vmPath.ts';
 
 export const TASK_FORMAT = 'cua-forge/task@1';
 
@@ -40,6 +40,14 @@ export const setupStepSchema = z.discriminatedUnion('type', [
     vmPath: vmRelativePath,
     mode: z.string().regex(/^[0-7]{3,4}$/, 'an octal mode such as 644 or 0755'),
   }),
+  /** A symlink at vmPath whose relative target stays inside the home directory. */
+  z
+    .strictObject({ type: z.literal('symlink'), vmPath: vmRelativePath, target: z.string().max(1024) })
+    .superRefine((step, ctx) => {
+      const problem = symlinkTargetProblem(step.vmPath, step.target);
+      if (problem)
+        ctx.addIssue({ code: 'custom', path: ['target'], message: `symlink ${step.vmPath}: ${problem}` });
+    }),
   z.strictObject({ type: z.literal('open'), vmPath: vmRelativePath }),
   z.strictObject({ type: z.literal('launch'), command: commandLine }),
   z.strictObject({ type: z.literal('execute'), command: commandLine }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolveLinkTarget } from '../preparers/os/state.ts';
 import { relativePathProblem } from '../preparers/paths.ts';
 
 /** Limits that every filesystem the VM may use accepts (ext4: 255 bytes per name). */
@@ -41,4 +42,32 @@ export function assertVmRelativePath(value: string, what: string): string {
   const problem = pathProblem(value);
   if (problem) throw new Error(`${what}: unsafe path ${JSON.stringify(value)}: ${problem}`);
   return value;
+}
+
+/**
+ * Why a symlink at `link` (home-relative) may not point at `target`, or undefined: the target is
+ * relative to the link's directory and must resolve to a safe path inside the home, so a link
+ * can never reach `/etc` or another user's files.
+ */
+export function symlinkTargetProblem(link: string, target: string): string | undefined {
+  if (target === '') return 'an empty target';
+  if (target.startsWith('/'))
+    return `target ${JSON.stringify(target)} is absolute; give it relative to the link`;
+  if (target.startsWith('~'))
+    return `target ${JSON.stringify(target)} starts with ~; give it relative to the link`;
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(target))
+    return `target ${JSON.stringify(target)} contains a control character`;
+  const resolved = resolveLinkTarget(link, target);
+  if (resolved === undefined) return `target ${JSON.stringify(target)} leaves the home directory`;
+  const problem = pathProblem(resolved);
+  return problem
+    ? `target ${JSON.stringify(target)} resolves to ${JSON.stringify(resolved)}, which ${problem}`
+    : undefined;
+}
+
+/** Throws a clear error unless a link at `link` may point at `target`. */
+export function assertSymlinkTarget(link: string, target: string, what: string): string {
+  const problem = symlinkTargetProblem(link, target);
+  if (problem) throw new Error(`${what}: symlink ${JSON.stringify(link)}: ${problem}`);
+  return target;
 }

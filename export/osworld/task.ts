@@ -1,3 +1,4 @@
+import { resolveLinkTarget } from '../../preparers/os/state.ts';
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
 import type { RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
@@ -288,7 +289,7 @@ async function setupConfig(pkg: TaskPackage, ctx: OsworldContext): Promise<Recor
   return out;
 }
 
-async function setupStep(step: SetupStep, ctx: OsworldContext): Promise<Record<string, unknown>[]> {
+export async function setupStep(step: SetupStep, ctx: OsworldContext): Promise<Record<string, unknown>[]> {
   switch (step.type) {
     case 'download': {
       const dirs = [
@@ -331,6 +332,18 @@ async function setupStep(step: SetupStep, ctx: OsworldContext): Promise<Record<s
       return [{ type: 'execute', parameters: { command: ['mkdir', '-p', vmAbsolute(step.vmPath)] } }];
     case 'chmod':
       return [{ type: 'execute', parameters: { command: ['chmod', step.mode, vmAbsolute(step.vmPath)] } }];
+    case 'symlink': {
+      // Absolute paths for the pack rules (no `..` arguments); -r makes the link relative again.
+      const target = resolveLinkTarget(step.vmPath, step.target);
+      if (target === undefined)
+        throw new Error(`symlink ${step.vmPath}: its target leaves the home directory`);
+      return [
+        {
+          type: 'execute',
+          parameters: { command: ['ln', '-sfnr', '--', vmAbsolute(target), vmAbsolute(step.vmPath)] },
+        },
+      ];
+    }
     case 'open':
       return [{ type: 'open', parameters: { path: vmAbsolute(step.vmPath) } }];
     case 'launch':

@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { childEnv } from '../childEnv.ts';
 
 export interface LaunchSpec {
   command: string;
@@ -24,7 +25,7 @@ export function spawnDetached(spec: LaunchSpec, logPath: string): number {
   try {
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
-      env: { ...process.env, ...spec.env },
+      env: childEnv({ extra: spec.env }),
       detached: true,
       stdio: ['ignore', log, log],
       uid: spec.uid,

@@ -133,9 +133,11 @@ export async function stackUp(config: Config, log: Logger = () => {}): Promise<S
   const layout = stackLayout(config);
   const local = localServices.filter((svc) => !svc.external(config));
   assertServicesBind(config, local.length > 0);
-  // Credentials, data and logs of the services live here: this user's only.
-  mkdirSync(config.home, { recursive: true, mode: 0o700 });
-  chmodSync(config.home, 0o700);
+  // Credentials, data and logs of the services live here: nobody else may list or read it. Others
+  // may pass through (o+x) because Postgres runs as its own user and must reach its data dir;
+  // the credentials inside are 0600 and the data dir 0700 of that user.
+  mkdirSync(config.home, { recursive: true, mode: 0o711 });
+  chmodSync(config.home, 0o711);
   await withStackLock(layout.lockFile, lockTimeoutMs, async () => {
     await ensureBinaries(
       layout,

@@ -128,7 +128,7 @@ function renameInFormulas(wb: ExcelJS.Workbook, from: string, to: string): void 
         const f = formulaOf(cell);
         if (f && re.test(f)) {
           re.lastIndex = 0;
-          cell.value = { formula: f.replace(re, `${quoteSheet(to)}!`) } as ExcelJS.CellFormulaValue;
+          cell.value = { formula: f.replace(re, () => `${quoteSheet(to)}!`) } as ExcelJS.CellFormulaValue;
         }
         re.lastIndex = 0;
       }),

@@ -37,9 +37,10 @@ async function addFilterDatabaseNames(zip: JSZip): Promise<void> {
   }
   workbook = workbook.replace(/<definedNames>\s*<\/definedNames>|<definedNames\/>/, '');
   if (names.length > 0) {
+    // Replacer functions: a sheet name's `$&`, `$'` or `` $` `` must not be read as a pattern.
     workbook = workbook.includes('<definedNames>')
-      ? workbook.replace('<definedNames>', `<definedNames>${names.join('')}`)
-      : workbook.replace('</sheets>', `</sheets><definedNames>${names.join('')}</definedNames>`);
+      ? workbook.replace('<definedNames>', () => `<definedNames>${names.join('')}`)
+      : workbook.replace('</sheets>', () => `</sheets><definedNames>${names.join('')}</definedNames>`);
   }
   zip.file('xl/workbook.xml', workbook);
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { childEnv } from '../childEnv.ts';
 import { FILTERS, type OfficeFormat } from './formats.ts';
 import type { OfficeProfile } from './profile.ts';
 
@@ -90,7 +91,11 @@ export async function convertGroup(
 /** Runs soffice in its own process group and kills the whole group on timeout. */
 function run(command: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: childEnv({ pass: ['SAL_USE_VCLPLUGIN'] }),
+    });
     let log = '';
     child.stdout.on('data', (d: Buffer) => {
       log += d.toString();

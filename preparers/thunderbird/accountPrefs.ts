@@ -72,7 +72,10 @@ function identityPrefs(key: string, identity: IdentitySpec): Record<string, Pref
 export function accountPrefs(doc: ThunderbirdDoc): Map<string, PrefValue> {
   const primary = doc.identities[0];
   const identityKeys = doc.identities.map((_, i) => `id${i + 1}`);
+  // The spec's prefs first, so none of the profile's own (quiet start, account, servers,
+  // identities, tags) can be overridden by a spec.
   const prefs: Record<string, PrefValue> = {
+    ...doc.prefs,
     ...QUIET_PREFS,
     'mail.accountmanager.accounts': 'account1,account2',
     'mail.accountmanager.defaultaccount': 'account1',
@@ -112,7 +115,6 @@ export function accountPrefs(doc: ThunderbirdDoc): Map<string, PrefValue> {
     prefs[`mailnews.tags.${key}.tag`] = tag.name;
     prefs[`mailnews.tags.${key}.color`] = tag.color;
   }
-  Object.assign(prefs, doc.prefs);
   return new Map(Object.entries(prefs));
 }
 

@@ -7,7 +7,13 @@ const HEADER =
   '// the changes will be overwritten when the application exits.\n//\n\n';
 
 function escapeString(value: string): string {
-  return value.replace(/[\\"\n\r]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r' })[c] ?? c);
+  // Other control characters as \uXXXX: never raw bytes in prefs.js.
+  return value.replace(
+    /[\\"\u0000-\u001f\u007f]/g,
+    (c) =>
+      ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r' })[c] ??
+      `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function unescapeString(value: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { specPrefsSchema } from './specPrefs.ts';
 
 const oneLine = (max: number) =>
   z
@@ -230,11 +231,7 @@ export const docSchema = z
       .describe('Custom tags besides the defaults Important, Work, Personal, To Do, Later.'),
     filters: z.array(filterSchema).max(50).default([]),
     contacts: z.array(contactSchema).max(2000).default([]),
-    prefs: z
-      .record(
-        z.string().regex(/^[a-zA-Z0-9_.\-$]+$/),
-        z.union([z.string().max(1000), z.number().int(), z.boolean()]),
-      )
+    prefs: specPrefsSchema
       .default({})
       .describe('Extra prefs.js entries, e.g. {"mail.pane_config.dynamic": 2}.'),
   })

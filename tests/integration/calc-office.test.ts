@@ -178,3 +178,67 @@ describe('calc through the real LibreOffice', () => {
     assert.ok(pdf.ok);
   });
 });
+
+describe('sheet names with $ and quotes through the real LibreOffice', () => {
+  after(closeOffice);
+
+  // `$'`, `$&` and `` $` `` are replacement patterns of String.replace: once they spliced the rest
+  // of workbook.xml into the autofilter's defined name.
+  const names = ['Q3 $ costs', 'Q3 costs$', 'Travel $& meals'];
+  const dollarDoc = calcDocSchema.parse({
+    sheets: [
+      ...names.map((name) => ({
+        name,
+        columns: [
+          { header: 'Item', type: 'text' },
+          { header: 'Cost', type: 'currency' },
+        ],
+        rows: [
+          ['Paper', 12],
+          ['Ink', 30],
+        ],
+        autoFilter: 'A1:B3',
+      })),
+      { name: 'Totals', rows: [['all']] },
+    ],
+    charts: [{ sheet: 'Q3 costs$', type: 'col', title: 'Costs', categories: 'A2:A3', values: ['B2:B3'] }],
+  });
+  const FILE_Q3 = 'Documents/q3.xlsx';
+  const q3Edits = [
+    {
+      op: 'calc.set_formula',
+      sheet: 'Totals',
+      cell: 'B1',
+      formula: "SUM('Q3 $ costs'!B2:B3)+SUM('Q3 costs$'!B2:B3)",
+    },
+    { op: 'calc.rename_sheet', sheet: 'Q3 $ costs', to: "Q3 $' spend" },
+  ].map((e) => calcPreparer.editSchema.parse({ file: FILE_Q3, ...e }));
+  const q3Checks = [
+    { kind: 'calc.sheet_names', names: ["Q3 $' spend", 'Q3 costs$', 'Travel $& meals', 'Totals'] },
+    { kind: 'calc.cell_value', sheet: 'Totals', cell: 'B1', value: 84 },
+    { kind: 'calc.formula', sheet: 'Totals', cell: 'B1', matches: "'Q3 \\$'' spend'!B2:B3" },
+    { kind: 'calc.autofilter', sheet: 'Q3 costs$', range: 'A1:B3' },
+    { kind: 'calc.autofilter', sheet: 'Travel $& meals', range: 'A1:B3' },
+    { kind: 'calc.chart', sheet: 'Q3 costs$', count: 1 },
+  ].map((c) => calcPreparer.checkSchema.parse({ file: FILE_Q3, ...c }));
+
+  test('a workbook whose sheet names hold $ builds, probes, converts and round-trips', async () => {
+    const initial = await calcPreparer.build(FILE_Q3, dollarDoc);
+    const solved = await calcPreparer.apply(initial, q3Edits);
+    for (const c of q3Checks) {
+      const v = await calcPreparer.probe(solved, c);
+      assert.equal(v.pass, true, `ours: ${JSON.stringify({ c, v })}`);
+    }
+    const pdfs = await convertToPdfSettled([
+      { name: 'initial', bytes: initial[FILE_Q3], format: 'xlsx' },
+      { name: 'solved', bytes: solved[FILE_Q3], format: 'xlsx' },
+    ]);
+    for (const p of pdfs) assert.ok(p.ok, p.ok ? '' : p.error);
+    const [saved] = await roundTripOffice([{ name: 'solved', bytes: solved[FILE_Q3], format: 'xlsx' }]);
+    for (const c of q3Checks) {
+      if (CALC_CHECKS_LOST_IN_HEADLESS_SAVE.includes(c.kind)) continue;
+      const v = await calcPreparer.probe({ [FILE_Q3]: saved }, c);
+      assert.equal(v.pass, true, `after LibreOffice save: ${JSON.stringify({ c, v })}`);
+    }
+  });
+});

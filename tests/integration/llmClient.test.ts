@@ -5,6 +5,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { llmCache, llmCalls } from '../../infra/db/schema.ts';
 import { createLlmClient, type LlmClient, type LlmClientDeps } from '../../llm/client.ts';
+import { COMPLETION_CAP, COMPLETION_FLOOR, maxCompletionTokens } from '../../llm/completionBudget.ts';
 import type { LlmEndpoint } from '../../llm/endpoints.ts';
 import { recordCall } from '../../llm/ledger.ts';
 import { OfflineHintRegistry } from '../../llm/offline/hints.ts';
@@ -127,6 +128,25 @@ describe('LLM client against a scripted provider and real Postgres', () => {
     assert.equal(sent.response_format?.type, 'json_schema');
     assert.equal(sent.response_format?.json_schema?.strict, true);
     assert.equal(sent.response_format?.json_schema?.name, 'scenario');
+    assert.equal(sent.max_completion_tokens, maxCompletionTokens(out.jsonSchema));
+  });
+
+  test("every call carries max_completion_tokens sized from its node's output schema", async () => {
+    const long = structuredOutput(
+      'report',
+      z.strictObject({ paragraphs: z.array(z.string().max(1500)).max(12), title: z.string().max(80) }),
+    );
+    const base = request('completion-limit');
+    const before = scripted.requests.length;
+    scripted.enqueue(reply.valid(good), reply.valid({ paragraphs: ['A short note.'], title: 'Notes' }));
+    assert.ok((await client.callLlmNode(base)).ok);
+    assert.ok(
+      (await client.callLlmNode({ ...request('completion-limit-long'), nodeId: 'report', ...long })).ok,
+    );
+    const [small, large] = scripted.requests.slice(before).map((r) => r.body.max_completion_tokens);
+    assert.equal(small, COMPLETION_FLOOR, 'a title and a count need no more than the floor');
+    assert.ok(large !== undefined && large > COMPLETION_FLOOR + (12 * 1500) / 2, `large budget ${large}`);
+    assert.ok(large <= COMPLETION_CAP);
   });
 
   test('the identical request again is a cache hit at $0 with no provider call, in another task too', async () => {

@@ -83,6 +83,7 @@ export interface RecordedRequest {
   body: {
     model?: string;
     seed?: number;
+    max_completion_tokens?: number;
     messages?: { role: string; content: string }[];
     response_format?: { type: string; json_schema?: { name: string; schema: unknown; strict?: boolean } };
   };

@@ -7,12 +7,17 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { setupStepsFor } from '../../activities/setupSteps.ts';
+import type { TaskState } from '../../activities/taskState.ts';
+import { type OsworldContext, setupStep } from '../../export/osworld/task.ts';
+import { commandProblem } from '../../export/packRules.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput, type FixtureFile, sha256Of } from './packageFixtures.ts';
 
@@ -71,6 +76,27 @@ describe('setup.sh path validation', () => {
   });
 });
 
+describe('setup.sh symlinks stay inside the home directory', () => {
+  const refused: [string, string, RegExp][] = [
+    ['Desktop/passwd', '/etc/passwd', /target "\/etc\/passwd" is absolute/],
+    ['Desktop/up', '../../etc/shadow', /leaves the home directory/],
+    ['latest', '..', /leaves the home directory/],
+    ['Desktop/home', '~/.ssh', /starts with ~/],
+    ['Desktop/x', 'a\nb', /control character/],
+    ['Desktop/x', '', /an empty target/],
+  ];
+  for (const [link, target, reason] of refused) {
+    test(`refuses a link ${link} -> ${JSON.stringify(target)}`, () => {
+      const { input } = calcPackageInput();
+      input.setup.push({ type: 'symlink', vmPath: link, target });
+      assert.throws(
+        () => buildTaskPackage(input),
+        (err: Error) => reason.test(err.message) && err.message.includes(link),
+      );
+    });
+  }
+});
+
 describe('setup.sh with hostile but legal names', () => {
   const weirdNames = [
     `Desktop/it's "quoted" $(touch ${marker}).xlsx`,
@@ -84,6 +110,9 @@ describe('setup.sh with hostile but legal names', () => {
     bytes: Buffer.from(`content ${i} ${vmPath}`),
   }));
   const { input } = calcPackageInput({ files });
+  // The marker holds slashes, so the link sits several directories down; its target climbs back.
+  const hostileLink = `Links/$(touch ${marker}) latest`;
+  const hostileTarget = `${'../'.repeat(hostileLink.split('/').length - 1)}${weirdNames[2]}`;
   input.instruction = `Open it's "file" ${hostile.join(' ')}\nand do things.`;
   const archiveDir = path.join(root, 'profile-src');
   mkdirSync(path.join(archiveDir, '.thunderbird', 'forge.default'), { recursive: true });
@@ -116,6 +145,8 @@ describe('setup.sh with hostile but legal names', () => {
     { type: 'extract', archiveVmPath: archive.vmPath, into: '~' },
     { type: 'mkdir', vmPath: `Work/new dir $(touch ${marker})` },
     { type: 'chmod', vmPath: weirdNames[2] as string, mode: '0600' },
+    { type: 'symlink', vmPath: hostileLink, target: hostileTarget },
+    { type: 'symlink', vmPath: 'Links/sheet', target: "../Desktop/nested/../it's.xlsx" },
     { type: 'execute', command: ['printf', '%s\n', ...hostile] },
     { type: 'launch', command: ['true', ...hostile] },
     { type: 'sleep', seconds: 0.1 },
@@ -168,6 +199,11 @@ describe('setup.sh with hostile but legal names', () => {
       }).stdout.trim(),
       '600',
     );
+    // Symlinks: created with their relative targets, exactly as given.
+    const link = path.join(home, hostileLink);
+    assert.equal(readlinkSync(link), hostileTarget);
+    assert.deepEqual(readFileSync(link), (files[2] as FixtureFile).bytes, 'the link resolves to the file');
+    assert.equal(readlinkSync(path.join(home, 'Links/sheet')), "../Desktop/nested/../it's.xlsx");
     // The hostile arguments were printed literally, not run.
     assert.equal(result.stdout, `${hostile.join('\n')}\n`);
     assert.ok(!existsSync(marker), 'a command substitution ran');
@@ -199,5 +235,36 @@ describe('setup.sh with hostile but legal names', () => {
     assert.notEqual(result.status, 0);
     assert.match(result.stderr, /FAILED|did NOT match/);
     assert.ok(!existsSync(path.join(home, (files[0] as FixtureFile).vmPath)));
+  });
+});
+
+describe("the OS manifest's symlinks become setup steps", () => {
+  test('a manifest symlink is a symlink step; its OSWorld form passes the pack rules', async () => {
+    const state = { prepares: [] } as unknown as TaskState;
+    const steps = setupStepsFor(
+      state,
+      [],
+      {
+        version: 1,
+        entries: [
+          { path: 'shared', type: 'dir' },
+          { path: 'bin/latest', type: 'symlink', target: '../shared/run.sh' },
+        ],
+      },
+      [],
+    );
+    assert.deepEqual(
+      steps.filter((s) => s.type === 'symlink'),
+      [{ type: 'symlink', vmPath: 'bin/latest', target: '../shared/run.sh' }],
+    );
+    const [osworld] = await setupStep(steps.find((s) => s.type === 'symlink')!, {} as OsworldContext);
+    assert.ok(osworld);
+    const command = (osworld.parameters as { command: string[] }).command;
+    assert.deepEqual(command, ['ln', '-sfnr', '--', '/home/user/shared/run.sh', '/home/user/bin/latest']);
+    assert.equal(commandProblem(command), null);
+    assert.match(
+      commandProblem(['ln', '-sfn', '--', '../../etc/passwd', '/home/user/x']) ?? '',
+      /"\.\." segment/,
+    );
   });
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { listTar } from '../../preparers/os/tarball.ts';
 import { packProfile, thunderbirdPreparer as tb } from '../../preparers/thunderbird/index.ts';
 import { parseMbox, serializeMbox } from '../../preparers/thunderbird/mbox.ts';
+import { parsePrefs } from '../../preparers/thunderbird/prefs.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { annInboxDoc } from '../support/thunderbirdDoc.ts';
 
@@ -236,6 +237,79 @@ describe('thunderbird preparer', () => {
         }
       }),
       { numRuns: 15 },
+    );
+  });
+});
+
+describe('thunderbird prefs from a spec are data', () => {
+  const base = { identities: [{ name: 'Ann Lee', email: 'ann@example.com' }] };
+  const refusal = (prefs: Record<string, unknown>) => {
+    const r = tb.docSchema.safeParse({ ...base, prefs });
+    assert.ok(!r.success, `accepted ${JSON.stringify(prefs)}`);
+    return r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n');
+  };
+
+  test('a NUL or other control character in a pref value or name is refused, naming the pref', () => {
+    assert.match(
+      refusal({
+        'mail.compose.default_to_paragraph': 'x\u0000user_pref("mail.server.server1.hostname", "evil");',
+      }),
+      /mail\.compose\.default_to_paragraph has a control character in its value \(U\+0000\)/,
+    );
+    assert.match(
+      refusal({ 'mail.pane_config.dynamic': 'a\nb' }),
+      /control character in its value \(U\+000A\)/,
+    );
+    assert.match(refusal({ 'mail.pane_config\u0000.dynamic': 1 }), /characters other than letters/);
+  });
+
+  test('prefs outside the display/compose allowlist are refused: servers, accounts, identities, the network', () => {
+    for (const name of [
+      'mail.server.server1.hostname',
+      'mail.smtpserver.smtp1.hostname',
+      'mail.accountmanager.accounts',
+      'mail.identity.id1.useremail',
+      'network.proxy.http',
+      'extensions.autoDisableScopes',
+    ]) {
+      assert.match(
+        refusal({ [name]: 'x' }),
+        new RegExp(`pref ${name.replace(/\./g, '\\.')} is not one a spec may set`),
+      );
+    }
+  });
+
+  test("allowed prefs are written, and the account's own prefs always win", async () => {
+    const doc = tb.docSchema.parse({
+      ...base,
+      prefs: {
+        'mail.pane_config.dynamic': 2,
+        'mailnews.default_sort_order': 2,
+        'mail.identity.id1.compose_html': false,
+        // Allowed names that the profile also sets: the profile's value stays.
+        'mailnews.tags.$label1.tag': 'Hijacked',
+      },
+    });
+    const files = await tb.build('forge.default', doc);
+    const prefs = Buffer.from(files['.thunderbird/forge.default/prefs.js']).toString('utf8');
+    assert.match(prefs, /user_pref\("mail\.pane_config\.dynamic", 2\);/);
+    assert.match(prefs, /user_pref\("mailnews\.default_sort_order", 2\);/);
+    assert.match(prefs, /user_pref\("mail\.identity\.id1\.compose_html", false\);/);
+    assert.match(prefs, /user_pref\("mail\.server\.server1\.hostname", "127\.0\.0\.1"\);/);
+    assert.doesNotMatch(prefs, /[\u0000-\u0008\u000b-\u001f]/, 'no raw control bytes in prefs.js');
+  });
+
+  test('a signature with control characters (from identities, not prefs) is escaped in prefs.js', async () => {
+    const doc = tb.docSchema.parse({
+      identities: [{ name: 'Ann Lee', email: 'ann@example.com', signature: 'Ann\tLee\u0007' }],
+    });
+    const files = await tb.build('forge.default', doc);
+    const prefs = Buffer.from(files['.thunderbird/forge.default/prefs.js']).toString('utf8');
+    assert.doesNotMatch(prefs, /[\u0000-\u0009\u000b-\u001f]/);
+    assert.equal(
+      parsePrefs(prefs).get('mail.identity.id1.htmlSigText'),
+      'Ann\tLee\u0007',
+      'read back intact',
     );
   });
 });

@@ -3,6 +3,7 @@ import { appendFileSync, chownSync, existsSync, mkdirSync, rmSync, statSync, wri
 import path from 'node:path';
 import pg from 'pg';
 import { z } from 'zod';
+import { childEnv } from '../../childEnv.ts';
 import { ensureCredentials } from '../credentials.ts';
 import { localDatabaseName, localPostgresUrl } from '../endpoints.ts';
 import { logFile, type StackLayout } from '../layout.ts';
@@ -32,7 +33,12 @@ function run(
   args: string[],
   options: { uid?: number; gid?: number; logPath: string },
 ): void {
-  const result = spawnSync(command, args, { uid: options.uid, gid: options.gid, encoding: 'utf8' });
+  const result = spawnSync(command, args, {
+    uid: options.uid,
+    gid: options.gid,
+    encoding: 'utf8',
+    env: childEnv(),
+  });
   appendFileSync(options.logPath, `${result.stdout ?? ''}${result.stderr ?? ''}`);
   if (result.error) throw result.error;
   if (result.status !== 0) {
@@ -45,7 +51,7 @@ function run(
 /** Postgres refuses to run as root; as root we run it as the `postgres` user, created if missing. */
 function postgresUser(logPath: string): { uid: number; gid: number } | undefined {
   if (!isRoot) return undefined;
-  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8', env: childEnv() });
   if (id('-u').status !== 0) {
     run('groupadd', ['--system', 'postgres'], { logPath });
     run('useradd', ['--system', '--gid', 'postgres', '--no-create-home', 'postgres'], { logPath });
