@@ -4,8 +4,8 @@
  * token). A child that needs more names them in `pass` (copied from the parent when set) or
  * supplies values in `extra`; nothing else is inherited.
  *
- * infra and preparers import from no other room, so each keeps this copy; preparers/childEnv.ts
- * is the other, and tests/unit/childEnv.test.ts holds them equal.
+ * A plain helper (no setting, no I/O): the one thing preparers may take from infra (see
+ * tests/unit/importGraph.test.ts), so LibreOffice is started the same way as the dev services.
  */
 const BASE = [
   'PATH',

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { childEnv } from '../childEnv.ts';
+import { childEnv } from '../../infra/childEnv.ts';
 import { FILTERS, type OfficeFormat } from './formats.ts';
 import type { OfficeProfile } from './profile.ts';
 

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { childEnv } from '../../infra/childEnv.ts';
-import { childEnv as preparersChildEnv } from '../../preparers/childEnv.ts';
 import { convertGroup } from '../../preparers/office/soffice.ts';
 
 const SECRETS = {
@@ -53,18 +52,6 @@ describe('child processes get a minimal environment', () => {
       { GOPATH: '/go', PATH: '/bin', AWS_SECRET_ACCESS_KEY: 'x', LC_TIME: 'C' },
     );
     assert.deepEqual(env, { GOPATH: '/go', PATH: '/bin', LC_TIME: 'C' });
-  });
-
-  test('the copies in infra and preparers (rooms that import no other) are the same', async () => {
-    const { readFile } = await import('node:fs/promises');
-    const body = async (file: string) =>
-      (await readFile(new URL(`../../${file}`, import.meta.url), 'utf8')).replace(
-        /^ \* infra and preparers[\s\S]*?\n \*\/\n/m,
-        '',
-      );
-    assert.equal(await body('infra/childEnv.ts'), await body('preparers/childEnv.ts'));
-    const parent = { PATH: '/bin', OPENAI_API_KEY: 'x', LC_ALL: 'C', GOPATH: '/go' };
-    assert.deepEqual(preparersChildEnv({ pass: ['GOPATH'] }, parent), childEnv({ pass: ['GOPATH'] }, parent));
   });
 
   test('the LibreOffice converter starts soffice without the secrets', async () => {
