@@ -57,11 +57,14 @@ describe('generation round on the real Temporal, MinIO and Postgres', () => {
       assert.match(setupSh, /^#!\/usr\/bin\/env bash/);
       const calls = await db.select().from(llmCalls).where(eq(llmCalls.taskId, row.id));
       assert.deepEqual([...new Set(calls.map((c) => c.nodeId))].sort(), [
+        'content',
         'instruction',
         'scenario',
         'verify_judge',
       ]);
-      assert.ok(calls.every((c) => c.model === 'offline' && c.usd === 0 && c.promptTokens > 0));
+      assert.ok(
+        calls.every((c) => c.model === 'offline' && c.usd === 0 && (c.cacheHit || c.promptTokens > 0)),
+      );
       const nodes = await db.select().from(taskNodeRuns).where(eq(taskNodeRuns.taskId, row.id));
       for (const n of [
         'workbook',

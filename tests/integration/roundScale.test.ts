@@ -22,11 +22,14 @@ nodes:
       prompt: Ask the agent to write the line "note {{params.n}}" into ~/notes/n{{params.n}}.txt.
       output: {text: text}
       offline:
-        text: ["Create ~/notes/n{{params.n}}.txt containing the line: note {{params.n}}"]
+        text:
+          explicit: ["Create ~/notes/n{{params.n}}.txt containing the line: note {{params.n}}"]
+          natural: ["Please add a file n{{params.n}}.txt to my notes folder with the line: note {{params.n}}"]
+          goal: ["My notes folder should have a file n{{params.n}}.txt that says: note {{params.n}}"]
   - id: files
     prepare:
       app: os
-      target: notes/readme.txt
+      target: notes
       open: false
       doc: {entries: [{path: notes/readme.txt, type: file, content: "notes go here\\n"}]}
   - id: solution
