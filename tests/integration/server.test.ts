@@ -32,11 +32,9 @@ describe('HTTP API', () => {
 
   /** A server whose actions start rounds on the test workers' own task queues. */
   const make = (env: Record<string, string>): FastifyInstance => {
-    const config: Config = loadConfig({
-      ...process.env,
-      FORGE_TASK_QUEUE_PREFIX: forge.config.FORGE_TASK_QUEUE_PREFIX,
-      ...env,
-    });
+    // The workers' own settings (task-queue prefix, namespace), not their derived config: a
+    // namespace would otherwise be applied twice.
+    const config: Config = loadConfig({ ...forge.settings, ...env });
     const server = createServer({
       config,
       database: svc.database,

@@ -7,6 +7,8 @@ import { type QueueName, queueNames } from '../../infra/temporal/queues.ts';
 
 export interface TestForge {
   config: Config;
+  /** The settings the config was loaded from: another process (a server) loads the same config from them. */
+  settings: NodeJS.ProcessEnv;
   runtime: Runtime;
   temporal: TemporalHandle;
   workers: RunningWorkers;
@@ -23,16 +25,14 @@ export async function startTestForge(
   env: Record<string, string> = {},
   queues: readonly QueueName[] = queueNames,
 ): Promise<TestForge> {
-  const config = loadConfig({
-    ...process.env,
-    FORGE_TASK_QUEUE_PREFIX: `t-${randomBytes(4).toString('hex')}`,
-    ...env,
-  });
+  const settings = { ...process.env, FORGE_TASK_QUEUE_PREFIX: `t-${randomBytes(4).toString('hex')}`, ...env };
+  const config = loadConfig(settings);
   const runtime = await createRuntime(config, { llm: queues.includes('llm') });
   const temporal = await connectTemporal(config);
   const workers = await startWorkers(runtime, queues);
   return {
     config,
+    settings,
     runtime,
     temporal,
     workers,
