@@ -20,7 +20,9 @@ import { startTestForge, type TestForge } from '../support/workers.ts';
 
 const artifactsDir = path.join(repoRoot, 'test-artifacts');
 const SUM = 'calc.formulas.sum-column';
-const BACKUP = 'os.files.backup-copy';
+// A second skill whose file opens at the start: the priced test model writes filler instructions,
+// which the instruction checks reject when a task's file must be named (an OS skill's).
+const BACKUP = 'calc.formulas.average-column';
 
 /**
  * The dashboard against two real rounds (real Temporal workers, MinIO, Postgres, LibreOffice) whose
@@ -193,9 +195,10 @@ describe('cost dashboard in headless Chromium', () => {
     const r = roundId;
     await skillsShow('');
     const rows = page.getByTestId('skill-row');
+    // Sorted by skill id.
     assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [
-      SUM,
       BACKUP,
+      SUM,
     ]);
     for (const skill of [SUM, BACKUP]) {
       const raw = await one<{ usd: number; accepted: number; tasks: number; pass: number | null }>(sql`
@@ -206,19 +209,25 @@ describe('cost dashboard in headless Chromium', () => {
             WHERE s.round_id = ${r} AND t.skill_id = ${skill})::float8 AS pass`);
       const row = page.locator(`[data-testid="skill-row"][data-key="${skill}"]`);
       const cell = async (col: string) => (await row.locator(`[data-col="${col}"]`).textContent())?.trim();
-      assert.equal(await cell('apps'), skill === SUM ? 'calc' : 'os');
+      assert.equal(await cell('apps'), 'calc');
       assert.equal(await cell('tasks'), formatInt(raw.tasks));
       assert.equal(await cell('usd'), formatUsd(raw.usd));
       assert.equal(await cell('usdPerAccepted'), formatUsd(raw.accepted > 0 ? raw.usd / raw.accepted : null));
       assert.equal(await cell('studentPassRate'), formatPercent(raw.pass));
     }
     // The filter matches skill ids and apps.
-    await page.getByTestId('skill-filter').fill('backup');
-    await skillsShow('backup');
+    await page.getByTestId('skill-filter').fill('average');
+    await skillsShow('average');
     assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [BACKUP]);
+    await page.getByTestId('skill-filter').fill('sum-col');
+    await skillsShow('sum-col');
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [SUM]);
     await page.getByTestId('skill-filter').fill('calc');
     await skillsShow('calc');
-    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [SUM]);
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key'))), [
+      BACKUP,
+      SUM,
+    ]);
     await page.getByTestId('skill-filter').fill('');
     await skillsShow('');
     await page.locator('[data-testid="skills-table"] th[data-sort="usd"]').click();
