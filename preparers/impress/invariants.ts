@@ -1,3 +1,4 @@
+import { alignedPairs } from '../alignment.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import {
   type Deck,
@@ -75,23 +76,7 @@ const key = (s: SlideSnap) => `${s.title}\n${s.body}`;
 
 /** LCS of the two decks by title and body: which initial slide each kept slide is. */
 function pairs(a: SlideSnap[], b: SlideSnap[]): [number, number][] {
-  const n = a.length;
-  const m = b.length;
-  const dp = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  const eq = (i: number, j: number) => key(a[i]!) === key(b[j]!) || a[i]!.title === b[j]!.title;
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      dp[i]![j] = eq(i, j) ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
-  const out: [number, number][] = [];
-  for (let i = 0, j = 0; i < n && j < m; ) {
-    if (eq(i, j)) {
-      out.push([i, j]);
-      i++;
-      j++;
-    } else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) i++;
-    else j++;
-  }
-  return out;
+  return alignedPairs(a, b, (x, y) => key(x) === key(y) || x.title === y.title);
 }
 
 export async function impressInvariants(

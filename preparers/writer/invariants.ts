@@ -1,3 +1,4 @@
+import { alignedPairs } from '../alignment.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import {
   type Docx,
@@ -93,23 +94,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** Longest common subsequence of two paragraph lists by text: the pairs the oracle kept in place. */
 function keptPairs(a: ParagraphSnap[], b: ParagraphSnap[]): [number, number][] {
-  const n = a.length;
-  const m = b.length;
-  const dp = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      dp[i]![j] =
-        a[i]!.text === b[j]!.text ? dp[i + 1]![j + 1]! + 1 : Math.max(dp[i + 1]![j]!, dp[i]![j + 1]!);
-  const out: [number, number][] = [];
-  for (let i = 0, j = 0; i < n && j < m; ) {
-    if (a[i]!.text === b[j]!.text) {
-      out.push([i, j]);
-      i++;
-      j++;
-    } else if (dp[i + 1]![j]! >= dp[i]![j + 1]!) i++;
-    else j++;
-  }
-  return out;
+  return alignedPairs(a, b, (x, y) => x.text === y.text);
 }
 
 export async function writerInvariants(
