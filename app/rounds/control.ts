@@ -6,14 +6,8 @@ export type { RoundProgress };
 
 import { rounds } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
-import { taskQueues } from '../../infra/temporal/queues.ts';
-import {
-  cancelSignal,
-  generationRound,
-  progressQuery,
-  type RoundWorkflowInput,
-  resumeSignal,
-} from '../../workflows/round.ts';
+import { cancelSignal, type generationRound, progressQuery, resumeSignal } from '../../workflows/round.ts';
+import { launchRoundWorkflow } from './launch.ts';
 import type { RoundDeps } from './start.ts';
 
 export async function getRound(deps: Pick<RoundDeps, 'database'>, roundId: string) {
@@ -90,18 +84,6 @@ export async function retryFailedRound(deps: RoundDeps, roundId: string): Promis
       progress: sql`${rounds.progress} || jsonb_build_object('resumedAt', ${new Date().toISOString()}::text)`,
     })
     .where(eq(rounds.id, roundId));
-  const queues = taskQueues(deps.config);
-  const args: RoundWorkflowInput = {
-    roundId,
-    window: settings.window,
-    taskConcurrency: settings.taskConcurrency,
-    queues,
-    onlyFailed: true,
-  };
-  await deps.temporal.workflow.start(generationRound, {
-    workflowId: round.workflowId,
-    taskQueue: queues.prepare,
-    args: [args],
-  });
+  await launchRoundWorkflow(deps, { roundId, workflowId: round.workflowId, settings }, { onlyFailed: true });
   return { slots };
 }

@@ -8,11 +8,11 @@ import type { Database } from '../../infra/db/client.ts';
 import { roundSkills, rounds, skills } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
 import { globProblem, isGlob, matchGlob } from '../../infra/skillGlob.ts';
-import { taskQueues } from '../../infra/temporal/queues.ts';
 import { levelMixSchema } from '../../skills/levels.ts';
 import { readSkillLibrary } from '../../skills/load.ts';
 import { SpecStore } from '../../skills/store.ts';
-import { generationRound, type RoundWorkflowInput, roundWorkflowId } from '../../workflows/round.ts';
+import { roundWorkflowId } from '../../workflows/round.ts';
+import { launchRoundWorkflow } from './launch.ts';
 
 export const roundIdSchema = z
   .string()
@@ -145,18 +145,10 @@ export async function startRound(
     });
     for (let i = 0; i < plan.length; i += 1000) await tx.insert(roundSkills).values(plan.slice(i, i + 1000));
   });
-  const queues = taskQueues(deps.config);
-  const args: RoundWorkflowInput = {
-    roundId,
-    window: settings.window,
-    taskConcurrency: settings.taskConcurrency,
-    queues,
-    maxHistoryEvents: input.maxHistoryEvents,
-  };
-  await deps.temporal.workflow.start(generationRound, {
-    workflowId,
-    taskQueue: queues.prepare,
-    args: [args],
-  });
+  await launchRoundWorkflow(
+    deps,
+    { roundId, workflowId, settings },
+    { maxHistoryEvents: input.maxHistoryEvents },
+  );
   return { roundId, workflowId, skills: plan.length, tasks: plan.reduce((a, p) => a + p.tasks, 0) };
 }
