@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { cancelRound } from '../app/rounds/control.ts';
+import { cancelRound, retryFailedRound } from '../app/rounds/control.ts';
 import { startRequestedRound } from '../app/rounds/request.ts';
 import { type ExportReport, exportPack, REPORT_PATH } from '../export/exportPack.ts';
 import type { PackObjectStore } from '../export/source.ts';
@@ -96,6 +96,12 @@ export function createActions(deps: ActionDeps): ServerActions {
       guarded(async () => {
         await cancelRound(await roundDeps(), roundId);
         return { roundId, status: 'cancelling' };
+      }),
+
+    retryFailed: (roundId) =>
+      guarded(async () => {
+        const { slots } = await retryFailedRound(await roundDeps(), roundId);
+        return { roundId, status: 'running', slots, url: `/api/rounds/${roundId}` };
       }),
 
     planRound: (query) =>

@@ -12,6 +12,7 @@ import type { ExportRequest, PlanRoundRequest, StartRoundRequest } from './schem
 export interface ServerActions {
   startRound(input: StartRoundRequest): Promise<unknown>;
   cancelRound(roundId: string): Promise<unknown>;
+  retryFailed(roundId: string): Promise<unknown>;
   planRound(input: PlanRoundRequest): Promise<unknown>;
   ingestFeedback(roundId: string, jsonl: string): Promise<unknown>;
   startExport(opts: ExportRequest): Promise<unknown>;

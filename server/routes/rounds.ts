@@ -98,6 +98,21 @@ export function roundRoutes({ deps, add }: RouteContext): void {
   });
 
   add({
+    method: 'POST',
+    url: '/api/rounds/:roundId/retry-failed',
+    summary:
+      'Re-run the failed and never-started tasks of a round that ended completed_with_failures, with their own seeds',
+    tag: 'rounds',
+    access: 'write',
+    params: roundParams,
+    status: 202,
+    handler: async ({ params }) => {
+      await requireRound(db, params.roundId);
+      return deps.actions.retryFailed(params.roundId);
+    },
+  });
+
+  add({
     method: 'GET',
     url: '/api/rounds/:roundId/events',
     summary: 'Server-sent events: a `progress` event with the round totals every 2 s until the round ends',

@@ -165,7 +165,7 @@ describe('HTTP API', () => {
     assert.match(emptyFeedback.json().error.message, /JSONL body is empty/);
   });
 
-  test('unknown rounds, tasks, versions and routes are JSON 404s; ended rounds cannot be cancelled (409)', async () => {
+  test('unknown rounds, tasks, versions and routes are JSON 404s; ended rounds cannot be cancelled, nor retried without failures (409)', async () => {
     assert.equal((await get('/api/rounds/no-such-round')).status, 404);
     assert.equal((await get(`/api/tasks/${randomUUID()}`)).status, 404);
     assert.equal((await get('/api/rounds/no-such-round/costs/skills')).status, 404);
@@ -181,6 +181,12 @@ describe('HTTP API', () => {
     });
     assert.equal(cancel.statusCode, 409);
     assert.match(cancel.json().error.message, /already ended \(completed\)/);
+    const retry = (roundId: string) =>
+      app.inject({ method: 'POST', url: `/api/rounds/${roundId}/retry-failed`, headers: auth });
+    const nothingFailed = await retry(seeded.roundId);
+    assert.equal(nothingFailed.statusCode, 409);
+    assert.match(nothingFailed.json().error.message, /is completed: it has no failed tasks to retry/);
+    assert.equal((await retry('no-such-round')).statusCode, 404);
     const taken = await app.inject({
       method: 'POST',
       url: '/api/rounds',
