@@ -72,10 +72,10 @@ describe('round event streams', () => {
     );
     const seen: unknown[][] = [[], [], [], []];
     const stops = [0, 1, 2, 3].map((i) => hub.subscribe(i < 3 ? 'r1' : 'r2', (e) => seen[i]!.push(e.data)));
-    assert.throws(
-      () => (hub.subscribe('r1', () => {}), hub.subscribe('r1', () => {})),
-      /5 event streams are open, the most this server allows/,
-    );
+    assert.throws(() => {
+      hub.subscribe('r1', () => {});
+      hub.subscribe('r1', () => {});
+    }, /5 event streams are open, the most this server allows/);
     await new Promise((r) => setTimeout(r, 110));
     assert.equal(hub.pollers, 2);
     const r1 = polls.filter((p) => p === 'r1').length;
