@@ -625,7 +625,9 @@ def tb_draft(env, c):
         return any(address.lower() in a.lower() for a in d['to'] + d['cc'])
 
     def ok(d):
-        return ((c.get('to') is None or has(d, c['to'])) and
+        header = c.get('toHeader') or 'to or cc'
+        return ((c.get('to') is None or
+                 (has(d, c['to']) if header == 'to or cc' else any(c['to'].lower() in a.lower() for a in d[header]))) and
                 (c.get('recipients') is None or all(has(d, r) for r in c['recipients'])) and
                 (c.get('subject') is None or normalize_subject(d['subject']) == normalize_subject(c['subject'])) and
                 (c.get('attachment') is None or any(a.lower() == c['attachment'].lower() for a in d['attachments'])) and

@@ -195,11 +195,13 @@ function probeDraft(profile: Profile, check: Check<'thunderbird.draft'>): ProbeR
   const drafts = (folder === undefined ? [] : profile.messages(folder))
     .filter(isLive)
     .map((m) => parseMessage(m.raw));
-  const has = (d: (typeof drafts)[number], address: string) =>
-    [...d.to, ...d.cc].some((a) => a.toLowerCase().includes(address.toLowerCase()));
+  const inHeader = (list: string[], address: string) =>
+    list.some((a) => a.toLowerCase().includes(address.toLowerCase()));
+  const has = (d: (typeof drafts)[number], address: string) => inHeader([...d.to, ...d.cc], address);
   const pass = drafts.some(
     (d) =>
-      (check.to === undefined || has(d, check.to)) &&
+      (check.to === undefined ||
+        (check.toHeader === 'to or cc' ? has(d, check.to) : inHeader(d[check.toHeader], check.to))) &&
       (check.recipients === undefined || check.recipients.every((r) => has(d, r))) &&
       (check.subject === undefined || normalizeSubject(d.subject) === normalizeSubject(check.subject)) &&
       (check.attachment === undefined ||

@@ -465,6 +465,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
     .strictObject({
       kind: z.literal('thunderbird.draft'),
       to: email.optional().describe('A recipient (To or Cc) of the draft.'),
+      toHeader: z
+        .enum(['to or cc', 'to', 'cc'])
+        .default('to or cc')
+        .describe('Where `to` must appear: either header (default), only To, or only Cc.'),
       subject: oneLine(300).optional(),
       attachment: z.string().optional().describe('The draft has an attachment with this file name.'),
       bodyContains: z.string().optional(),

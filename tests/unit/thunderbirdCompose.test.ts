@@ -85,6 +85,26 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'draft toHeader: the address must be in Cc, not To',
+    edits: [
+      {
+        op: 'thunderbird.save_draft',
+        to: ['carl@example.org'],
+        cc: ['dana@example.net'],
+        subject: 'Re: Lunch',
+      },
+    ],
+    near: [
+      {
+        op: 'thunderbird.save_draft',
+        to: ['dana@example.net'],
+        cc: ['carl@example.org'],
+        subject: 'Re: Lunch',
+      },
+    ],
+    check: { kind: 'thunderbird.draft', to: 'dana@example.net', toHeader: 'cc', subject: 'Re: Lunch' },
+  },
+  {
     name: 'save_message_file / message_file',
     edits: [
       {
