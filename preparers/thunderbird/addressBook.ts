@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { ContactSpec } from './schema.ts';
+import type { ContactSpec, MailingListSpec } from './schema.ts';
 
 /** The Personal Address Book file Thunderbird opens by default (ldap_2.servers.pab). */
 export const ADDRESS_BOOK_FILE = 'abook.sqlite';
@@ -109,6 +109,78 @@ export function readContacts(bytes: Uint8Array): StoredContact[] {
       cards.set(row.card, card);
     }
     return [...cards.values()];
+  } finally {
+    db.close();
+  }
+}
+
+/** A mailing list of the book with its members' e-mails. */
+export interface StoredList {
+  name: string;
+  members: string[];
+}
+
+/** "Ann Lee <ann@x.org>" → name and e-mail; a bare address names itself. */
+function splitAddress(address: string): { name: string; email: string } {
+  const match = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/.exec(address);
+  if (match === null) return { name: address.trim(), email: address.trim() };
+  return { name: match[1]!.trim() || match[2]!.trim(), email: match[2]!.trim() };
+}
+
+/**
+ * abook.sqlite with a mailing list added: each member is the card with that e-mail, or a new
+ * card when the book has none (Thunderbird adds one for an address typed into a list).
+ */
+export function writeMailingList(existing: Uint8Array | undefined, list: MailingListSpec): Uint8Array {
+  const people = list.members.map(splitAddress);
+  const known = new Set(
+    (existing === undefined || existing.length === 0 ? [] : readContacts(existing)).map((c) =>
+      c.email.toLowerCase(),
+    ),
+  );
+  const missing = people.filter((p) => !known.has(p.email.toLowerCase()));
+  const db = open(writeContacts(existing, missing));
+  try {
+    const cardOf = db.prepare(
+      "SELECT card FROM properties WHERE name = 'PrimaryEmail' AND lower(value) = lower(?) LIMIT 1",
+    );
+    const uid = uidFor({ name: list.name, email: '' });
+    db.transaction(() => {
+      db.prepare('INSERT INTO lists (uid, name, nickName, description) VALUES (?, ?, ?, ?)').run(
+        uid,
+        list.name,
+        list.nickname ?? '',
+        list.description ?? '',
+      );
+      const link = db.prepare('INSERT OR IGNORE INTO list_cards (list, card) VALUES (?, ?)');
+      for (const person of people) {
+        const row = cardOf.get(person.email) as { card: string } | undefined;
+        if (row !== undefined) link.run(uid, row.card);
+      }
+    })();
+    return new Uint8Array(db.serialize());
+  } finally {
+    db.close();
+  }
+}
+
+/** The book's mailing lists with their member cards' e-mails (from the vCard when need be). */
+export function readMailingLists(bytes: Uint8Array): StoredList[] {
+  const emails = new Map(readContacts(bytes).map((c) => [c.uid, c.email]));
+  const db = new Database(Buffer.from(bytes), { readonly: true });
+  try {
+    const lists = db.prepare('SELECT uid, name FROM lists ORDER BY name').all() as {
+      uid: string;
+      name: string;
+    }[];
+    const cards = db.prepare('SELECT card FROM list_cards WHERE list = ?');
+    return lists.map((l) => ({
+      name: l.name,
+      members: (cards.all(l.uid) as { card: string }[])
+        .map((m) => emails.get(m.card) ?? '')
+        .filter(Boolean)
+        .sort(),
+    }));
   } finally {
     db.close();
   }

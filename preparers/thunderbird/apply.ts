@@ -1,14 +1,49 @@
 import type { FileMap } from '../types.ts';
 import { identityKey, signaturePrefs } from './accountPrefs.ts';
-import { ADDRESS_BOOK_FILE, writeContacts } from './addressBook.ts';
+import { ADDRESS_BOOK_FILE, writeContacts, writeMailingList } from './addressBook.ts';
 import { flagsOf } from './build.ts';
 import { parseFilters, renderFilters, toStoredFilter } from './filters.ts';
 import { FLAG } from './mbox.ts';
-import { composeMessage } from './mime.ts';
+import { attachmentBytes, composeMessage } from './mime.ts';
 import { Profile } from './profile.ts';
 import type { ThunderbirdEdit } from './schema.ts';
 import { matches, type Selector } from './select.ts';
 import { lookupTag, resolveTag } from './tags.ts';
+import { parseSearches, renderSearches, toStoredSearch, VIRTUAL_FOLDERS_FILE } from './virtualFolders.ts';
+
+/** The first live message of a folder matching the selector; fails when none does. */
+function first(profile: Profile, folder: string, selector: Selector) {
+  const found = profile.messages(folder).find((m) => matches(m, selector));
+  if (found === undefined) throw new Error(`no message in ${folder} matches ${JSON.stringify(selector)}`);
+  return found;
+}
+
+type Compose = Extract<ThunderbirdEdit, { op: 'thunderbird.save_draft' | 'thunderbird.save_template' }>;
+
+/** Composes a message from the identity and stores it in Drafts or Templates, as the compose window does. */
+async function saveComposed(profile: Profile, edit: Compose, folder: 'Drafts' | 'Templates') {
+  const prefs = profile.prefs();
+  const key = identityKey(prefs, edit.identity);
+  const name = String(prefs.get(`mail.identity.${key}.fullName`) ?? '');
+  const email = String(prefs.get(`mail.identity.${key}.useremail`) ?? '');
+  const raw = await composeMessage({
+    from: name ? `${name} <${email}>` : email,
+    to: edit.to,
+    cc: edit.cc,
+    subject: edit.subject,
+    date: edit.date,
+    text: edit.body,
+    attachments: edit.attachments,
+    headers: {
+      'X-Mozilla-Draft-Info':
+        'internal/draft; vcard=0; receipt=0; DSN=0; uuencode=0; attachmentreminder=0; deliveryformat=0',
+      'X-Identity-Key': key,
+    },
+  });
+  const flags = flagsOf({ read: true, replied: false, flagged: false, attachments: edit.attachments });
+  const target = profile.ensureFolder(folder);
+  profile.setMessages(target, [...profile.messages(target), { raw, flags, keywords: [] }]);
+}
 
 /** Removes the matching messages from a folder and returns them; fails when none match. */
 function take(profile: Profile, folder: string, selector: Selector) {
@@ -79,30 +114,37 @@ async function applyOne(profile: Profile, edit: ThunderbirdEdit): Promise<void> 
     case 'thunderbird.add_contact':
       profile.write(ADDRESS_BOOK_FILE, writeContacts(profile.addressBook(), [edit.contact]));
       return;
-    case 'thunderbird.save_draft': {
+    case 'thunderbird.save_draft':
+      return saveComposed(profile, edit, 'Drafts');
+    case 'thunderbird.save_template':
+      return saveComposed(profile, edit, 'Templates');
+    case 'thunderbird.set_pref': {
       const prefs = profile.prefs();
-      const key = identityKey(prefs, edit.identity);
-      const name = String(prefs.get(`mail.identity.${key}.fullName`) ?? '');
-      const email = String(prefs.get(`mail.identity.${key}.useremail`) ?? '');
-      const raw = await composeMessage({
-        from: name ? `${name} <${email}>` : email,
-        to: edit.to,
-        cc: edit.cc,
-        subject: edit.subject,
-        date: edit.date,
-        text: edit.body,
-        attachments: edit.attachments,
-        headers: {
-          'X-Mozilla-Draft-Info':
-            'internal/draft; vcard=0; receipt=0; DSN=0; uuencode=0; attachmentreminder=0; deliveryformat=0',
-          'X-Identity-Key': key,
-        },
-      });
-      const flags = flagsOf({ read: true, replied: false, flagged: false, attachments: edit.attachments });
-      const drafts = profile.ensureFolder('Drafts');
-      profile.setMessages(drafts, [...profile.messages(drafts), { raw, flags, keywords: [] }]);
+      prefs.set(edit.name, edit.value);
+      profile.setPrefs(prefs);
       return;
     }
+    case 'thunderbird.save_message_file': {
+      // Thunderbird's "Save As > File" writes the message as received, without mbox bookkeeping.
+      profile.files[edit.to] = new Uint8Array(Buffer.from(first(profile, edit.folder, edit).raw, 'utf8'));
+      return;
+    }
+    case 'thunderbird.save_attachment': {
+      const bytes = attachmentBytes(first(profile, edit.folder, edit).raw, edit.filename);
+      if (bytes === undefined) throw new Error(`the message has no attachment named ${edit.filename}`);
+      profile.files[edit.to] = bytes;
+      return;
+    }
+    case 'thunderbird.add_saved_search': {
+      const existing = profile.read(VIRTUAL_FOLDERS_FILE);
+      const searches = existing === undefined ? [] : parseSearches(Buffer.from(existing).toString('utf8'));
+      searches.push(toStoredSearch(edit.search));
+      profile.write(VIRTUAL_FOLDERS_FILE, renderSearches(searches));
+      return;
+    }
+    case 'thunderbird.add_mailing_list':
+      profile.write(ADDRESS_BOOK_FILE, writeMailingList(profile.addressBook(), edit.list));
+      return;
     case 'thunderbird.delete_message': {
       const deleted = take(profile, edit.folder, edit);
       const trash = profile.ensureFolder('Trash');

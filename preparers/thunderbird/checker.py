@@ -550,6 +550,10 @@ def tb_identity_signature(env, c):
 
 
 def read_contacts(env, rel):
+    return _read_cards(env, rel)[1]
+
+
+def _read_cards(env, rel):
     path = env.path(rel)
     try:
         db = sqlite3.connect('file:%s?mode=ro' % path.replace('?', '%3f'), uri=True)
@@ -580,7 +584,18 @@ def read_contacts(env, rel):
                 c['email'] = js_trim(m.group(1)) if m else ''
             for m in re.finditer(r'^TEL[^:\n]*:(.*)$', value, re.M):
                 c['phones'].append(re.sub(r'\\(.)', r'\1', js_trim(m.group(1))))
-    return list(cards.values())
+    return list(cards.keys()), list(cards.values())
+
+
+def read_contacts_by_uid(env, rel):
+    return env.memo(('tb-cards', rel), lambda: _cards_by_uid(env, rel))
+
+
+def _cards_by_uid(env, rel):
+    out = {}
+    for uid, card in zip(*_read_cards(env, rel)):
+        out[uid] = card
+    return out
 
 
 def phone_digits(phone):
@@ -603,16 +618,114 @@ def tb_contact_exists(env, c):
 @kind('thunderbird.draft')
 def tb_draft(env, c):
     pr = profile(env)
-    folder = pr.folder('Drafts')
+    folder = pr.folder(c.get('folder') or 'Drafts')
     drafts = [parse_message(m) for m in (pr.messages(folder) if folder is not None else []) if is_live(m)]
 
+    def has(d, address):
+        return any(address.lower() in a.lower() for a in d['to'] + d['cc'])
+
     def ok(d):
-        return ((c.get('to') is None or any(c['to'].lower() in a.lower() for a in d['to'] + d['cc'])) and
+        header = c.get('toHeader') or 'to or cc'
+        return ((c.get('to') is None or
+                 (has(d, c['to']) if header == 'to or cc' else any(c['to'].lower() in a.lower() for a in d[header]))) and
+                (c.get('recipients') is None or all(has(d, r) for r in c['recipients'])) and
                 (c.get('subject') is None or normalize_subject(d['subject']) == normalize_subject(c['subject'])) and
                 (c.get('attachment') is None or any(a.lower() == c['attachment'].lower() for a in d['attachments'])) and
                 (c.get('bodyContains') is None or c['bodyContains'] in d['text']))
     seen = [{'to': d['to'] + d['cc'], 'subject': d['subject'], 'attachments': d['attachments']} for d in drafts[:10]]
-    return any(ok(d) for d in drafts), {'drafts': seen}
+    return any(ok(d) for d in drafts), {'folder': folder, 'drafts': seen}
+
+
+@kind('thunderbird.message_file')
+def tb_message_file(env, c):
+    data = env.read(c['path'])
+    if data is None:
+        return False, {'path': c['path'], 'exists': False}
+    msg = {'raw': utf8(data).replace('\r\n', '\n'), 'flags': 0, 'keywords': [], '_parsed': None}
+    headers, _ = split_headers(msg['raw'])
+    p = parse_message(msg)
+    is_message = 'from' in headers or 'subject' in headers
+    ok = (is_message and selects(msg, c) and
+          (c.get('bodyContains') is None or c['bodyContains'] in p['text']))
+    return ok, {'path': c['path'], 'isMessage': is_message, 'subject': p['subject'], 'from': p['from']}
+
+
+def parse_searches(text):
+    out = []
+    for line in re.split(r'\r?\n', text):
+        at = line.find('=')
+        if at <= 0:
+            continue
+        key, value = line[:at], line[at + 1:]
+        if key == 'uri':
+            out.append({'uri': value, 'scope': [], 'terms': ''})
+        elif not out:
+            continue
+        elif key == 'scope':
+            out[-1]['scope'] = [u for u in value.split('|') if u]
+        elif key == 'terms':
+            out[-1]['terms'] = value
+    return out
+
+
+@kind('thunderbird.saved_search')
+def tb_saved_search(env, c):
+    data = profile(env).read('virtualFolders.dat')
+    searches = parse_searches(utf8(data)) if data is not None else []
+
+    def name_of(s):
+        return (folder_of_uri(s['uri']) or '').split('/')[-1]
+
+    def ok(s):
+        if js_trim(name_of(s)).lower() != js_trim(c['name']).lower():
+            return False
+        if c.get('scope') is not None and not any((folder_of_uri(u) or '').lower() == c['scope'].lower() and
+                                                  folder_of_uri(u) is not None for u in s['scope']):
+            return False
+        return any((c.get('field') is None or t['field'].lower() == c['field']) and
+                   (c.get('operator') is None or t['operator'].lower() == c['operator']) and
+                   (c.get('value') is None or c['value'].lower() in t['value'].lower())
+                   for t in parse_condition(s['terms']))
+    seen = [{'name': name_of(s), 'scope': [folder_of_uri(u) or u for u in s['scope']], 'terms': s['terms']}
+            for s in searches[:10]]
+    return any(ok(s) for s in searches), {'searches': seen}
+
+
+def read_lists(env, rel):
+    path = env.path(rel)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, 'abook.sqlite')
+        with open(path, 'rb') as src, open(copy, 'wb') as dst:
+            dst.write(src.read())
+        db = sqlite3.connect(copy)
+        try:
+            lists = db.execute('SELECT uid, name FROM lists ORDER BY name').fetchall()
+            links = db.execute('SELECT list, card FROM list_cards').fetchall()
+        finally:
+            db.close()
+    return lists, links
+
+
+@kind('thunderbird.mailing_list')
+def tb_mailing_list(env, c):
+    pr = profile(env)
+    rel = pr.path('abook.sqlite')
+    if env.read(rel) is None:
+        return False, {'lists': []}
+    emails = {uid: x['email'] for uid, x in read_contacts_by_uid(env, rel).items()}
+    lists, links = read_lists(env, rel)
+    out = [{'name': name, 'members': sorted(e for e in (emails.get(card, '') for lst, card in links if lst == uid) if e)}
+           for uid, name in lists]
+    wanted = [m.lower() for m in c.get('members') or []]
+
+    def ok(lst):
+        if js_trim(lst['name']).lower() != js_trim(c['name']).lower():
+            return False
+        members = [m.lower() for m in lst['members']]
+        if not all(w in members for w in wanted):
+            return False
+        return not c.get('exact') or all(m in wanted for m in members)
+    return any(ok(lst) for lst in out), {'lists': out[:10]}
 
 
 @kind('thunderbird.pref')

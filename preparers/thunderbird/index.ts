@@ -48,12 +48,12 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
       'thunderbird.move_message',
       'thunderbird.delete_message',
     ]);
-    if (!edits.some((e) => perMessage.has(e.op))) return undefined;
+    // Edits that already act on the whole folder have no careless wider form.
+    const narrow = (e: ThunderbirdEdit) => perMessage.has(e.op) && (e as { all?: boolean }).all !== true;
+    if (!edits.some(narrow)) return undefined;
     // Select-all in the folder: the action lands on every message, not the named ones.
     return edits.map((e) =>
-      perMessage.has(e.op)
-        ? ({ ...e, subject: undefined, from: undefined, all: true } as ThunderbirdEdit)
-        : e,
+      narrow(e) ? ({ ...e, subject: undefined, from: undefined, all: true } as ThunderbirdEdit) : e,
     );
   },
   checkerPart: new URL('./checker.py', import.meta.url),

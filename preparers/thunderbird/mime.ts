@@ -103,17 +103,20 @@ function splitHeaders(raw: string): { headers: Map<string, string[]>; body: stri
   return { headers, body };
 }
 
-function decodeBody(body: string, encoding: string, charset: string): string {
-  let bytes: Buffer;
-  if (encoding === 'base64') bytes = Buffer.from(body.replace(/\s+/g, ''), 'base64');
-  else if (encoding === 'quoted-printable')
-    bytes = Buffer.from(
+function decodeBytes(body: string, encoding: string): Buffer {
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  if (encoding === 'quoted-printable')
+    return Buffer.from(
       body
         .replace(/=\n/g, '')
         .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
       'latin1',
     );
-  else bytes = Buffer.from(body, 'utf8');
+  return Buffer.from(body, 'utf8');
+}
+
+function decodeBody(body: string, encoding: string, charset: string): string {
+  const bytes = decodeBytes(body, encoding);
   try {
     return new TextDecoder(charset || 'utf-8').decode(bytes);
   } catch {
@@ -123,6 +126,8 @@ function decodeBody(body: string, encoding: string, charset: string): string {
 
 interface Walk {
   attachments: string[];
+  /** Attachment contents, collected only when asked for. */
+  files?: { name: string; bytes: Buffer }[];
   texts: string[];
   htmls: string[];
 }
@@ -144,6 +149,7 @@ function walk(raw: string, into: Walk, depth: number): Map<string, string[]> {
   const encoding = (headers.get('content-transfer-encoding')?.[0] ?? '').toLowerCase();
   if (filename !== undefined || disposition.value.toLowerCase() === 'attachment') {
     into.attachments.push(decodeWords(filename ?? ''));
+    into.files?.push({ name: decodeWords(filename ?? ''), bytes: decodeBytes(body, encoding) });
   } else if (mimeType === 'text/plain') {
     into.texts.push(decodeBody(body, encoding, type.params.charset ?? ''));
   } else if (mimeType === 'text/html') {
@@ -177,6 +183,14 @@ export function parseMessage(raw: string): ParsedMessage {
     attachments: into.attachments,
     text,
   };
+}
+
+/** The decoded bytes of the message's attachment with this file name (case-insensitive), if any. */
+export function attachmentBytes(raw: string, filename: string): Uint8Array | undefined {
+  const into: Walk = { attachments: [], texts: [], htmls: [], files: [] };
+  walk(raw, into, 0);
+  const found = into.files!.find((f) => f.name.toLowerCase() === filename.toLowerCase());
+  return found === undefined ? undefined : new Uint8Array(found.bytes);
 }
 
 /** Subjects compare case-insensitively with whitespace collapsed. */

@@ -33,4 +33,12 @@ export const thunderbirdOsworld: Record<string, OsworldMapper> = {
     unmapped(
       'check_thunderbird_folder compares the whole folder with a reference, stricter than one message',
     ),
+  'thunderbird.draft': () =>
+    unmapped('OSWorld has no draft or template metric; the checker reads Drafts/Templates'),
+  'thunderbird.message_file': () =>
+    unmapped('check_list reads file names only; the checker parses the saved .eml headers'),
+  'thunderbird.saved_search': () =>
+    unmapped('OSWorld has no saved-search metric; the checker reads virtualFolders.dat'),
+  'thunderbird.mailing_list': () =>
+    unmapped('OSWorld has no address-book list metric; the checker reads abook.sqlite lists'),
 };

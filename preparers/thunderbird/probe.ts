@@ -1,7 +1,8 @@
 import type { FileMap, ProbeResult } from '../types.ts';
 import { identityKey } from './accountPrefs.ts';
-import { readContacts } from './addressBook.ts';
+import { readContacts, readMailingLists } from './addressBook.ts';
 import { ACTION_NAMES, actionFolder, parseCondition, parseFilters } from './filters.ts';
+import { folderOfUri } from './folders.ts';
 import { probeProfileUnchanged } from './invariants.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
@@ -10,6 +11,7 @@ import { isLive, Profile } from './profile.ts';
 import type { ThunderbirdCheck } from './schema.ts';
 import { matches, subjects } from './select.ts';
 import { lookupTag, tagNames } from './tags.ts';
+import { parseSearches, searchName, VIRTUAL_FOLDERS_FILE } from './virtualFolders.ts';
 
 const digits = (phone: string) => phone.replace(/[^0-9+]/g, '');
 
@@ -159,25 +161,8 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
         },
       };
     }
-    case 'thunderbird.draft': {
-      const folder = profile.folder('Drafts');
-      const drafts = (folder === undefined ? [] : profile.messages(folder))
-        .filter(isLive)
-        .map((m) => parseMessage(m.raw));
-      const pass = drafts.some(
-        (d) =>
-          (check.to === undefined ||
-            [...d.to, ...d.cc].some((a) => a.toLowerCase().includes(check.to!.toLowerCase()))) &&
-          (check.subject === undefined || normalizeSubject(d.subject) === normalizeSubject(check.subject)) &&
-          (check.attachment === undefined ||
-            d.attachments.some((a) => a.toLowerCase() === check.attachment!.toLowerCase())) &&
-          (check.bodyContains === undefined || d.text.includes(check.bodyContains)),
-      );
-      const observed = drafts
-        .slice(0, 10)
-        .map((d) => ({ to: [...d.to, ...d.cc], subject: d.subject, attachments: d.attachments }));
-      return { pass, observed: { drafts: observed } };
-    }
+    case 'thunderbird.draft':
+      return probeDraft(profile, check);
     case 'thunderbird.unchanged':
       return probeProfileUnchanged(profile.files, check);
     case 'thunderbird.pref': {
@@ -186,5 +171,89 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
         value !== undefined && (check.value === undefined || String(value) === String(check.value));
       return { pass, observed: { value: value ?? null } };
     }
+    case 'thunderbird.message_file':
+      return probeMessageFile(profile, check);
+    case 'thunderbird.saved_search':
+      return probeSavedSearch(profile, check);
+    case 'thunderbird.mailing_list': {
+      const book = profile.addressBook();
+      const lists = book === undefined ? [] : readMailingLists(book);
+      const wanted = check.members.map((m) => m.toLowerCase());
+      const pass = lists.some((l) => {
+        if (l.name.trim().toLowerCase() !== check.name.trim().toLowerCase()) return false;
+        const members = l.members.map((m) => m.toLowerCase());
+        if (!wanted.every((w) => members.includes(w))) return false;
+        return !check.exact || members.every((m) => wanted.includes(m));
+      });
+      return { pass, observed: { lists: lists.slice(0, 10) } };
+    }
   }
+}
+
+function probeDraft(profile: Profile, check: Check<'thunderbird.draft'>): ProbeResult {
+  const folder = profile.folder(check.folder);
+  const drafts = (folder === undefined ? [] : profile.messages(folder))
+    .filter(isLive)
+    .map((m) => parseMessage(m.raw));
+  const inHeader = (list: string[], address: string) =>
+    list.some((a) => a.toLowerCase().includes(address.toLowerCase()));
+  const has = (d: (typeof drafts)[number], address: string) => inHeader([...d.to, ...d.cc], address);
+  const pass = drafts.some(
+    (d) =>
+      (check.to === undefined ||
+        (check.toHeader === 'to or cc' ? has(d, check.to) : inHeader(d[check.toHeader], check.to))) &&
+      (check.recipients === undefined || check.recipients.every((r) => has(d, r))) &&
+      (check.subject === undefined || normalizeSubject(d.subject) === normalizeSubject(check.subject)) &&
+      (check.attachment === undefined ||
+        d.attachments.some((a) => a.toLowerCase() === check.attachment!.toLowerCase())) &&
+      (check.bodyContains === undefined || d.text.includes(check.bodyContains)),
+  );
+  const observed = drafts
+    .slice(0, 10)
+    .map((d) => ({ to: [...d.to, ...d.cc], subject: d.subject, attachments: d.attachments }));
+  return { pass, observed: { folder: folder ?? null, drafts: observed } };
+}
+
+/** A saved .eml: a file whose header block has a From or Subject, matching the selector. */
+function probeMessageFile(profile: Profile, check: Check<'thunderbird.message_file'>): ProbeResult {
+  const bytes = profile.files[check.path];
+  if (bytes === undefined) return { pass: false, observed: { path: check.path, exists: false } };
+  const raw = Buffer.from(bytes).toString('utf8').replace(/\r\n/g, '\n');
+  const message = parseMessage(raw);
+  const isMessage = message.headers.has('from') || message.headers.has('subject');
+  const pass =
+    isMessage &&
+    matches({ raw, flags: 0, keywords: [] }, check) &&
+    (check.bodyContains === undefined || message.text.includes(check.bodyContains));
+  return {
+    pass,
+    observed: { path: check.path, isMessage, subject: message.subject, from: message.from },
+  };
+}
+
+function probeSavedSearch(profile: Profile, check: Check<'thunderbird.saved_search'>): ProbeResult {
+  const bytes = profile.read(VIRTUAL_FOLDERS_FILE);
+  const searches = bytes === undefined ? [] : parseSearches(Buffer.from(bytes).toString('utf8'));
+  const pass = searches.some(
+    (s) =>
+      searchName(s).trim().toLowerCase() === check.name.trim().toLowerCase() &&
+      (check.scope === undefined ||
+        s.scope.some((u) => folderOfUri(u)?.toLowerCase() === check.scope!.toLowerCase())) &&
+      parseCondition(s.terms).some(
+        (t) =>
+          (check.field === undefined || t.field.toLowerCase() === check.field) &&
+          (check.operator === undefined || t.operator.toLowerCase() === check.operator) &&
+          (check.value === undefined || t.value.toLowerCase().includes(check.value.toLowerCase())),
+      ),
+  );
+  return {
+    pass,
+    observed: {
+      searches: searches.slice(0, 10).map((s) => ({
+        name: searchName(s),
+        scope: s.scope.map((u) => folderOfUri(u) ?? u),
+        terms: s.terms,
+      })),
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeRelativePath } from '../paths.ts';
 import { specPrefsSchema } from './specPrefs.ts';
 
 const oneLine = (max: number) =>
@@ -255,6 +256,49 @@ const editSelector = {
   all: z.literal(true).optional().describe('Every message of the folder (select all).'),
 };
 
+const prefName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[a-zA-Z0-9_.\-$]+$/, 'a pref name of letters, digits and . _ - $');
+const prefValue = z.union([z.string().max(10_000), z.number().int(), z.boolean()]);
+
+/** A draft or template as the compose window saves it. */
+const composeFields = {
+  cc: z.array(address).max(50).default([]),
+  subject: oneLine(300),
+  body: z.string().max(1_000_000).default(''),
+  attachments: z.array(attachmentSchema).max(20).default([]),
+  identity: email.optional().describe('Sending identity; default the first.'),
+  date: z.iso.datetime({ offset: true }).default('2024-06-03T10:00:00Z'),
+};
+
+export const savedSearchSchema = z
+  .strictObject({
+    name: folderSegment.describe('Name of the saved search folder, shown under Local Folders.'),
+    scope: z.array(folderPath).min(1).max(20).describe('Folders it searches, e.g. ["Inbox"].'),
+    match: z.enum(['all', 'any']).default('all'),
+    conditions: z.array(conditionSchema).min(1).max(10),
+  })
+  .describe('A saved search (virtual) folder in virtualFolders.dat.');
+export type SavedSearchSpec = z.infer<typeof savedSearchSchema>;
+
+export const mailingListSchema = z
+  .strictObject({
+    name: oneLine(128)
+      .min(1)
+      .regex(/^[^<>,;"]+$/, 'no <>,;" characters'),
+    nickname: oneLine(64).optional(),
+    description: oneLine(300).optional(),
+    members: z
+      .array(address)
+      .min(1)
+      .max(200)
+      .describe('Members by address; a member without a card gets one, as Thunderbird does.'),
+  })
+  .describe('A mailing list of the Personal Address Book.');
+export type MailingListSpec = z.infer<typeof mailingListSchema>;
+
 export const editSchema = z.discriminatedUnion('op', [
   z
     .strictObject({
@@ -306,6 +350,41 @@ export const editSchema = z.discriminatedUnion('op', [
       date: z.iso.datetime({ offset: true }).default('2024-06-03T10:00:00Z'),
     })
     .describe('Compose a message and save it in Drafts, as Thunderbird does.'),
+  z
+    .strictObject({
+      op: z.literal('thunderbird.save_template'),
+      to: z.array(address).max(50).default([]),
+      ...composeFields,
+    })
+    .describe('Compose a message and save it as a template (File > Save As > Template).'),
+  z
+    .strictObject({ op: z.literal('thunderbird.set_pref'), name: prefName, value: prefValue })
+    .describe('Set a preference in prefs.js, as the Settings page or the Config Editor does.'),
+  z
+    .strictObject({
+      op: z.literal('thunderbird.save_message_file'),
+      folder: folderPath,
+      ...selector,
+      to: safeRelativePath.describe('Home-relative .eml path to write, e.g. "Documents/case/request.eml".'),
+    })
+    .refine(needsSelector, selectorMessage)
+    .describe('Save the first matching message as an .eml file (File > Save As > File).'),
+  z
+    .strictObject({
+      op: z.literal('thunderbird.save_attachment'),
+      folder: folderPath,
+      ...selector,
+      filename: z.string().min(1).max(128).describe('The attachment to save.'),
+      to: safeRelativePath.describe('Home-relative path of the saved file.'),
+    })
+    .refine(needsSelector, selectorMessage)
+    .describe('Save one attachment of the first matching message to a file, its bytes as sent.'),
+  z
+    .strictObject({ op: z.literal('thunderbird.add_saved_search'), search: savedSearchSchema })
+    .describe('Create a saved search folder.'),
+  z
+    .strictObject({ op: z.literal('thunderbird.add_mailing_list'), list: mailingListSchema })
+    .describe('Create an address-book mailing list.'),
   z
     .strictObject({
       op: z.literal('thunderbird.delete_message'),
@@ -386,11 +465,24 @@ export const checkSchema = z.discriminatedUnion('kind', [
     .strictObject({
       kind: z.literal('thunderbird.draft'),
       to: email.optional().describe('A recipient (To or Cc) of the draft.'),
+      toHeader: z
+        .enum(['to or cc', 'to', 'cc'])
+        .default('to or cc')
+        .describe('Where `to` must appear: either header (default), only To, or only Cc.'),
       subject: oneLine(300).optional(),
       attachment: z.string().optional().describe('The draft has an attachment with this file name.'),
       bodyContains: z.string().optional(),
+      recipients: z
+        .array(email)
+        .max(50)
+        .optional()
+        .describe('Every one of these addresses is a recipient (To or Cc) of the same message.'),
+      folder: z
+        .enum(['Drafts', 'Templates'])
+        .default('Drafts')
+        .describe('Where the message is kept: Drafts, or Templates for a template.'),
     })
-    .describe('A message in Drafts matches every given field.'),
+    .describe('A message in Drafts (or Templates) matches every given field.'),
   z
     .strictObject({
       kind: z.literal('thunderbird.unchanged'),
@@ -419,5 +511,31 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .describe('Expected value; omit to require only presence.'),
     })
     .describe('prefs.js sets this preference (to this value).'),
+  z
+    .strictObject({
+      kind: z.literal('thunderbird.message_file'),
+      path: safeRelativePath.describe('Home-relative path of the saved message.'),
+      ...selector,
+      bodyContains: z.string().optional(),
+    })
+    .describe('The file is a saved e-mail (.eml) with this subject / sender / body text.'),
+  z
+    .strictObject({
+      kind: z.literal('thunderbird.saved_search'),
+      name: z.string().min(1).describe('Saved search folder name, case-insensitive.'),
+      field: z.enum(FILTER_FIELDS).optional().describe('A condition tests this field.'),
+      operator: z.enum(FILTER_OPERATORS).optional(),
+      value: z.string().optional().describe('A condition value contains this text (case-insensitive).'),
+      scope: folderPath.optional().describe('The search covers this folder.'),
+    })
+    .describe('A saved search folder (virtualFolders.dat) with this name, condition and scope exists.'),
+  z
+    .strictObject({
+      kind: z.literal('thunderbird.mailing_list'),
+      name: z.string().min(1).describe('List name, case-insensitive.'),
+      members: z.array(email).max(200).default([]).describe('E-mails that must be members.'),
+      exact: z.boolean().default(false).describe('Also require that the list has no other members.'),
+    })
+    .describe('The address book has a mailing list with this name holding these members.'),
 ]);
 export type ThunderbirdCheck = z.infer<typeof checkSchema>;
