@@ -192,8 +192,15 @@ export function createPrepareActivities(deps: ActivityDeps) {
       loadState(deps.store, task.taskId),
       loadContext(deps.store, task.taskId),
     ]);
+    // A composite's steps draw their own params: they belong to the signature like the task's.
     const authored = Object.fromEntries(
-      spec.nodes.flatMap((n) => ('llm' in n ? [[nodeQualifiedId(n), nodeOutput(ctx, n)]] : [])),
+      spec.nodes.flatMap((n) =>
+        'llm' in n
+          ? [[nodeQualifiedId(n), nodeOutput(ctx, n)]]
+          : 'step' in n
+            ? [[`${n.id}.params`, (ctx[n.id] as { params?: unknown } | undefined)?.params]]
+            : [],
+      ),
     );
     const signature = {
       minhash: minhash(state.instruction),
