@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { and, eq, inArray } from 'drizzle-orm';
+import { waitForRound } from '../../app/rounds/control.ts';
 import { dryRunSpec } from '../../app/rounds/dryRun.ts';
+import { startRound } from '../../app/rounds/start.ts';
 import { createRuntime, type Runtime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { skillSpecVersions, skills, taskNodeRuns, tasks } from '../../infra/db/schema.ts';
 import { closeOffice } from '../../preparers/office/index.ts';
 import { loadSpecFile } from '../../skills/load.ts';
+import { startTestForge } from '../support/workers.ts';
 
 /**
  * One composite through `forge skills try`'s path (app/rounds/dryRun.ts: the task pipeline a round
@@ -85,5 +88,32 @@ describe('a composite skill end to end (the skills try path)', () => {
       assert.ok(runIds.has(id), `node run ${id} (have ${[...runIds].join(', ')})`);
     const accepted = await db.select({ id: tasks.id }).from(tasks).where(inArray(tasks.id, ids));
     assert.equal(accepted.length, 3);
+  });
+
+  test('a generation round allocates tasks to a composite like any skill (real Temporal workers)', async () => {
+    const forge = await startTestForge();
+    try {
+      const id = 'composite.writer-calc.codename-sheet';
+      const { roundId } = await startRound(forge.deps, {
+        allocation: { [id]: 2 },
+        seed: 5,
+        kind: 'dry_run',
+        pauseRejectRate: 1,
+      });
+      const progress = await waitForRound(forge.deps, roundId);
+      const rows = await forge.runtime.database.db
+        .select({ status: tasks.status, skillId: tasks.skillId, reason: tasks.rejectDetail })
+        .from(tasks)
+        .where(eq(tasks.roundId, roundId));
+      assert.equal(rows.length, 2);
+      assert.deepEqual(
+        rows.filter((r) => r.status !== 'accepted').map((r) => r.reason),
+        [],
+        JSON.stringify(progress),
+      );
+      assert.ok(rows.every((r) => r.skillId === id));
+    } finally {
+      await forge.close();
+    }
   });
 });
