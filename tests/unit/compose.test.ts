@@ -17,7 +17,9 @@ const compositeFile = path.join(skills, 'composite/composite.calc-writer.total-i
 const compositeText = readFileSync(compositeFile, 'utf8');
 const sum = loadSpecFile(path.join(skills, 'calc/calc.formulas.sum-column.yaml'));
 const fill = loadSpecFile(path.join(skills, 'writer/writer.tables.fill-cell.yaml'));
+const infeasible = loadSpecFile(path.join(skills, 'calc/calc.infeasible.total-missing-column.yaml'));
 const components: Record<string, Component> = {
+  [infeasible.spec.id]: { spec: infeasible.spec, sha256: infeasible.sha256 },
   [sum.spec.id]: { spec: sum.spec, sha256: sum.sha256 },
   [fill.spec.id]: { spec: fill.spec, sha256: fill.sha256 },
   'composite.some.other': { composite: true },
@@ -174,6 +176,21 @@ describe('bad composites name the file and the step', () => {
   test('a composite as a step', () => {
     const msg = problemsOf(variant((d) => (d.compose.steps[0].skill = 'composite.some.other')));
     assert.match(msg, /step sheet: composite\.some\.other is itself a composite/);
+  });
+
+  test('an infeasible skill as a step', () => {
+    const msg = problemsOf(variant((d) => (d.compose.steps[0].skill = infeasible.spec.id)));
+    assert.match(msg, /step sheet: calc\.infeasible\.total-missing-column is an infeasible skill/);
+  });
+
+  test('a binding that reads one of the composite’s own nodes (they run after the steps)', () => {
+    const msg = problemsOf(
+      variant((d) => (d.compose.steps[1].bind['params.folder'] = '{{instruction.text}}')),
+    );
+    assert.match(
+      msg,
+      /step memo: the binding reads the composite's node instruction, which runs after the steps/,
+    );
   });
 
   test('a wrong solution naming a step wrong solution that does not exist', () => {
