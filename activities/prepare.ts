@@ -9,6 +9,7 @@ import { untrustedPathProblems } from '../preparers/sensitivePaths.ts';
 import { packProfile } from '../preparers/thunderbird/index.ts';
 import type { AppId, FileMap } from '../preparers/types.ts';
 import { materializeTask } from '../skills/run/materialize.ts';
+import { nodeOutput, nodeQualifiedId } from '../skills/schema.ts';
 import { TemplateError } from '../skills/template.ts';
 import { buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { ActivityDeps } from './deps.ts';
@@ -112,7 +113,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       const unsafe = untrustedPathProblems(initial);
       if (unsafe.length > 0) return reject(task, 'unsafe_spec', 'materialize', unsafe.join('; '), runs);
     }
-    const solveNode = spec.nodes.flatMap((n) => ('solve' in n ? [n.id] : [])).join('+');
+    const solveNode = spec.nodes.flatMap((n) => ('solve' in n ? [nodeQualifiedId(n)] : [])).join('+');
     let solved: FileMap;
     try {
       solved = await applyEdits(initial, m.edits);
@@ -191,7 +192,16 @@ export function createPrepareActivities(deps: ActivityDeps) {
       loadState(deps.store, task.taskId),
       loadContext(deps.store, task.taskId),
     ]);
-    const authored = Object.fromEntries(spec.nodes.filter((n) => 'llm' in n).map((n) => [n.id, ctx[n.id]]));
+    // A composite's steps draw their own params: they belong to the signature like the task's.
+    const authored = Object.fromEntries(
+      spec.nodes.flatMap((n) =>
+        'llm' in n
+          ? [[nodeQualifiedId(n), nodeOutput(ctx, n)]]
+          : 'step' in n
+            ? [[`${n.id}.params`, (ctx[n.id] as { params?: unknown } | undefined)?.params]]
+            : [],
+      ),
+    );
     const signature = {
       minhash: minhash(state.instruction),
       paramSignature: paramSignature({ params: ctx.params, authored }),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { repoRoot } from '../infra/paths.ts';
+import { type Component, ComposeError, compositeSchema, expandComposite, isComposite } from './compose.ts';
 import { compileOutput, OutputDeclError } from './outputTypes.ts';
 import { type SkillSpec, skillSpecSchema } from './schema.ts';
 
@@ -28,14 +29,22 @@ export interface LoadedSpec {
   spec: SkillSpec;
   sha256: string;
   file: string;
+  /** Expanded from a `compose:` file (skills/compose.ts). */
+  composite?: boolean;
 }
+
+/** Finds a composite's components by id (the library's specs). */
+export type ComponentResolver = (id: string) => Component | undefined;
 
 function formatPath(p: readonly PropertyKey[]): string {
   return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`)).join('');
 }
 
-/** Parses and validates YAML text; `file` is only used in messages. */
-export function parseSpec(text: string, file: string): LoadedSpec {
+/**
+ * Parses and validates YAML text; `file` is only used in messages. A composite (`compose:`) is
+ * expanded into an ordinary spec, its steps found with `resolve`.
+ */
+export function parseSpec(text: string, file: string, resolve?: ComponentResolver): LoadedSpec {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -61,13 +70,16 @@ export function parseSpec(text: string, file: string): LoadedSpec {
     // e.g. an alias bomb: refused by the YAML library, reported for this file like any other problem.
     throw new SpecError(file, [{ path: '', message: (err as Error).message }]);
   }
+  const composite = isComposite(value);
+  if (composite) value = expandCompositeValue(value, file, lineOf, resolve);
   const parsed = skillSpecSchema.safeParse(value);
   if (!parsed.success) {
     throw new SpecError(
       file,
       parsed.error.issues.map((i: z.core.$ZodIssue) => ({
-        path: formatPath(i.path),
-        line: lineOf(i.path),
+        // An expanded composite's paths are those of the expansion, not of the file.
+        path: `${composite ? '(expanded) ' : ''}${formatPath(i.path)}`,
+        line: composite ? undefined : lineOf(i.path),
         message: i.message,
       })),
     );
@@ -96,7 +108,42 @@ export function parseSpec(text: string, file: string): LoadedSpec {
     });
   }
   if (problems.length > 0) throw new SpecError(file, problems);
-  return { spec, sha256: specHash(spec), file };
+  return { spec, sha256: specHash(spec), file, ...(composite ? { composite } : {}) };
+}
+
+function expandCompositeValue(
+  value: unknown,
+  file: string,
+  lineOf: (p: readonly PropertyKey[]) => number | undefined,
+  resolve: ComponentResolver | undefined,
+): unknown {
+  const parsed = compositeSchema.safeParse(value);
+  if (!parsed.success)
+    throw new SpecError(
+      file,
+      parsed.error.issues.map((i: z.core.$ZodIssue) => ({
+        path: formatPath(i.path),
+        line: lineOf(i.path),
+        message: i.message,
+      })),
+    );
+  if (!resolve)
+    throw new SpecError(file, [
+      {
+        path: 'compose',
+        line: lineOf(['compose']),
+        message: 'a composite needs the skill library to find its steps',
+      },
+    ]);
+  try {
+    return expandComposite(parsed.data, resolve);
+  } catch (err) {
+    if (!(err instanceof ComposeError)) throw err;
+    throw new SpecError(
+      file,
+      err.problems.map((p) => ({ path: formatPath(p.path), line: lineOf(p.path), message: p.message })),
+    );
+  }
 }
 
 /**
@@ -107,15 +154,48 @@ export function specHash(spec: SkillSpec): string {
   return createHash('sha256').update(JSON.stringify(spec)).digest('hex');
 }
 
-export function loadSpecFile(file: string): LoadedSpec {
+/** A composite file is one whose YAML has a top-level `compose:` key. */
+const COMPOSE_KEY = /^compose:/m;
+
+function readText(file: string): { name: string; text: string } {
   const name = path.relative(process.cwd(), file) || file;
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    return { name, text: readFileSync(file, 'utf8') };
   } catch (err) {
     throw new SpecError(name, [{ path: '', message: `cannot read: ${(err as Error).message}` }]);
   }
-  return parseSpec(text, name);
+}
+
+/**
+ * Loads one spec file; a composite's steps are found with `resolve`, by default in the library
+ * under `dir` (its non-composite specs).
+ */
+export function loadSpecFile(file: string, resolve?: ComponentResolver, dir = skillsDir): LoadedSpec {
+  const { name, text } = readText(file);
+  if (!resolve && COMPOSE_KEY.test(text)) resolve = atomicResolver(dir);
+  return parseSpec(text, name, resolve);
+}
+
+/** The library's atomic specs as a resolver; composites are named as such, never expanded as steps. */
+function atomicResolver(dir: string): ComponentResolver {
+  const atomic = new Map<string, LoadedSpec>();
+  const composites = new Set<string>();
+  for (const file of yamlFiles(dir)) {
+    const { text } = readText(file);
+    if (COMPOSE_KEY.test(text)) composites.add(path.basename(file, '.yaml'));
+    else
+      try {
+        const loaded = parseSpec(text, file);
+        atomic.set(loaded.spec.id, loaded);
+      } catch (err) {
+        if (!(err instanceof SpecError)) throw err;
+      }
+  }
+  return (id) => {
+    const hit = atomic.get(id);
+    if (hit) return { spec: hit.spec, sha256: hit.sha256 };
+    return composites.has(id) ? { composite: true } : undefined;
+  };
 }
 
 function yamlFiles(dir: string): string[] {
@@ -137,9 +217,17 @@ export interface LibraryLoad {
 export function readSkillLibrary(dir = skillsDir): LibraryLoad {
   const specs = new Map<string, LoadedSpec>();
   const errors: SpecError[] = [];
-  for (const file of yamlFiles(dir)) {
+  // Atomic specs first, then the composites that chain them.
+  const files = yamlFiles(dir).map((file) => ({ file, composite: COMPOSE_KEY.test(readText(file).text) }));
+  const composites = new Set(files.filter((f) => f.composite).map((f) => path.basename(f.file, '.yaml')));
+  const resolve: ComponentResolver = (id) => {
+    const hit = specs.get(id);
+    if (hit && !hit.composite) return { spec: hit.spec, sha256: hit.sha256 };
+    return hit?.composite || composites.has(id) ? { composite: true } : undefined;
+  };
+  for (const { file } of [...files.filter((f) => !f.composite), ...files.filter((f) => f.composite)]) {
     try {
-      const loaded = loadSpecFile(file);
+      const loaded = loadSpecFile(file, resolve, dir);
       const dup = specs.get(loaded.spec.id);
       if (dup)
         throw new SpecError(file, [{ path: 'id', message: `duplicate skill id, also in ${dup.file}` }]);

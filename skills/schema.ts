@@ -48,6 +48,28 @@ export const llmNodeSchema = z
 
 const templated = z.unknown().describe('a value whose strings may hold {{ … }} templates');
 
+/**
+ * A composite's step, as expanded from `compose:` (skills/compose.ts): the node opens the step's
+ * scope — `ctx.<id>` holds the step's params and, once they run, its nodes' outputs — and
+ * `bind` sets inputs from earlier steps (root-scope templates) on `params.<name>` or
+ * `<node>.<field>` of the step. `sha256` is the component spec's hash, so a composite's version
+ * changes whenever a component does.
+ */
+export const stepNodeSchema = z
+  .object({
+    skill: z.string().min(1),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    params: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), paramSpecSchema).default({}),
+    bind: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+
+/** The step a node belongs to: its templates evaluate in `ctx.<scope>` and its output is stored there. */
+const scope = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*$/)
+  .optional();
+
 /** A named wrong solution, in the oracle's edit language; `[]` edits is "did nothing". */
 export const wrongSolutionSchema = z
   .object({
@@ -57,14 +79,20 @@ export const wrongSolutionSchema = z
   .strict();
 
 export const nodeSchema = z.union([
-  z.object({ id: nodeId, llm: llmNodeSchema }).strict(),
-  z.object({ id: nodeId, generate: generateSpecSchema }).strict(),
-  z
-    .object({ id: nodeId, values: z.record(z.string(), z.string()).describe('name → JSONata expression') })
-    .strict(),
+  z.object({ id: nodeId, scope, llm: llmNodeSchema }).strict(),
+  z.object({ id: nodeId, scope, generate: generateSpecSchema }).strict(),
   z
     .object({
       id: nodeId,
+      scope,
+      values: z.record(z.string(), z.string()).describe('name → JSONata expression'),
+    })
+    .strict(),
+  z.object({ id: nodeId, step: stepNodeSchema }).strict(),
+  z
+    .object({
+      id: nodeId,
+      scope,
       prepare: z
         .object({
           app: z.enum(APPS),
@@ -78,15 +106,30 @@ export const nodeSchema = z.union([
   z
     .object({
       id: nodeId,
+      scope,
       solve: z.array(templated).min(1).describe('oracle edits, applied in order'),
       wrong: z
         .array(wrongSolutionSchema)
         .default([])
-        .describe('plausible wrong solutions: each, applied to the initial state, must fail the rubric'),
+        .describe(
+          'plausible wrong solutions: each, applied to the initial state, must fail the rubric (rendered in the root scope)',
+        ),
     })
     .strict(),
 ]);
 export type SkillNode = z.infer<typeof nodeSchema>;
+
+/** A node's output in a task context: a composite step's nodes keep theirs in the step's scope. */
+export function nodeOutput(ctx: Record<string, unknown>, node: SkillNode): unknown {
+  const scope = 'scope' in node ? node.scope : undefined;
+  if (scope === undefined) return ctx[node.id];
+  return (ctx[scope] as Record<string, unknown> | undefined)?.[node.id];
+}
+
+/** `<scope>.<id>` for a node of a composite's step, else its id: unique within a spec, shown in node runs. */
+export function nodeQualifiedId(node: SkillNode): string {
+  return 'scope' in node && node.scope !== undefined ? `${node.scope}.${node.id}` : node.id;
+}
 
 /**
  * A rubric item is a promise in plain language; `checks` names the 0-based indices of the
@@ -173,9 +216,17 @@ export const skillSpecSchema = z
   .superRefine((spec, ctx) => {
     const seen = new Set<string>();
     spec.nodes.forEach((node, i) => {
-      if (seen.has(node.id))
-        ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `duplicate node id ${node.id}` });
-      seen.add(node.id);
+      const nodeScope = 'scope' in node ? node.scope : undefined;
+      const key = nodeQualifiedId(node);
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['nodes', i, 'id'], message: `duplicate node id ${key}` });
+      if (nodeScope !== undefined && !spec.nodes.slice(0, i).some((n) => 'step' in n && n.id === nodeScope))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['nodes', i, 'scope'],
+          message: `scope "${nodeScope}" is not a step node before this node`,
+        });
+      seen.add(key);
     });
     const prepared = spec.nodes.flatMap((n) => ('prepare' in n ? [n.prepare.app] : []));
     if (prepared.length === 0)

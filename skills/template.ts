@@ -24,7 +24,44 @@ export const jsonataSandbox = new BoundedWorker(new URL('./sandbox/jsonataHandle
 
 const THROUGH_ARRAY = Symbol('through-array');
 
+/**
+ * `{{@step: expr}}`: an expression of a composite's step (skills/compose.ts marks them when a
+ * step's checks, items and edits join the composite's) is evaluated with the step's context
+ * (`ctx.<step>`) as its input, so its paths, `$$` and functions mean what they meant in the step's
+ * own spec. No JSONata expression starts with `@`, so the mark cannot be confused with one.
+ */
+const SCOPED = /^@([a-z][a-z0-9]*):\s*([\s\S]+)$/;
+
+/** Marks every template in `value`'s strings as belonging to step `scope`. */
+export function markScope(value: unknown, scope: string): unknown {
+  if (typeof value === 'string')
+    return value.replace(TEMPLATE, (whole, expr: string) =>
+      SCOPED.test(expr) ? whole : `{{@${scope}: ${expr}}}`,
+    );
+  if (Array.isArray(value)) return value.map((v) => markScope(v, scope));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, markScope(v, scope)]));
+  return value;
+}
+
+/** The expression without its step mark, and the step it names (for static checks). */
+export function unmarkScope(expr: string): { scope?: string; expr: string } {
+  const m = SCOPED.exec(expr);
+  return m ? { scope: m[1]!, expr: m[2]! } : { expr };
+}
+
+/** The context a step's expressions see: `ctx.<scope>` (its params, task and node outputs). */
+export function scopeContext(ctx: Context, scope: string | undefined): Context {
+  if (scope === undefined) return ctx;
+  const view = ctx[scope];
+  if (!view || typeof view !== 'object' || Array.isArray(view))
+    throw new TemplateError(`step "${scope}" is not in the task context`);
+  return view as Context;
+}
+
 export async function evaluate(expr: string, ctx: Context): Promise<unknown> {
+  const scoped = SCOPED.exec(expr);
+  if (scoped) return evaluate(scoped[2]!, scopeContext(ctx, scoped[1]!));
   if (SIMPLE_PATH.test(expr)) {
     // The fast path; a path that steps through an array maps over it, which JSONata does.
     const v = lookupPath(expr, ctx);

@@ -1,6 +1,7 @@
 import jsonata from 'jsonata';
 import { sensitivePathProblem } from '../preparers/sensitivePaths.ts';
 import type { SkillSpec } from './schema.ts';
+import { unmarkScope } from './template.ts';
 
 /**
  * The extra rules for a spec that did not come from a file in the repository (taxonomy
@@ -32,7 +33,8 @@ function expressions(spec: SkillSpec): { where: string; expr: string }[] {
   const out: { where: string; expr: string }[] = [];
   const walk = (value: unknown, where: string) => {
     if (typeof value === 'string') {
-      for (const m of value.matchAll(TEMPLATE)) out.push({ where, expr: m[1]! });
+      // A composite step's mark (`@step:`) is not JSONata; the expression after it is.
+      for (const m of value.matchAll(TEMPLATE)) out.push({ where, expr: unmarkScope(m[1]!).expr });
     } else if (Array.isArray(value)) {
       for (const [i, v] of value.entries()) walk(v, `${where}[${i}]`);
     } else if (value && typeof value === 'object')

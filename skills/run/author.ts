@@ -16,8 +16,16 @@ import { type InstructionLevel, LEVEL_GUIDANCE } from '../levels.ts';
 import { compileOutput } from '../outputTypes.ts';
 import { sampleParams } from '../params.ts';
 import { deriveSeed } from '../random.ts';
-import { isLevelledNode, type SkillSpec } from '../schema.ts';
-import { type Context, evaluate, render, renderText, TemplateError } from '../template.ts';
+import { isLevelledNode, nodeQualifiedId, type SkillNode, type SkillSpec } from '../schema.ts';
+import {
+  type Context,
+  evaluate,
+  render,
+  renderString,
+  renderText,
+  scopeContext,
+  TemplateError,
+} from '../template.ts';
 
 /** The model layer (llm/) owns retries, repair, cache and ledger; authoring only asks. */
 export type LlmCaller = (
@@ -80,33 +88,49 @@ export async function authorTask(
     task: { seed: taskSeed, level },
   };
   const nodeMs: Record<string, number> = {};
+  const binds = new Map<string, Record<string, string>>();
   for (const node of spec.nodes) {
     const started = performance.now();
+    const qid = nodeQualifiedId(node);
     try {
+      if ('step' in node) {
+        // A composite's step: its own params (sampled from its own stream), then the bound inputs.
+        const params = sampleParams(node.step.params, deriveSeed(taskSeed, `${node.id}.params`));
+        ctx[node.id] = { params, task: ctx.task };
+        binds.set(node.id, node.step.bind);
+        for (const [target, tmpl] of Object.entries(node.step.bind))
+          if (target.startsWith('params.')) params[target.slice(7)] = await renderString(tmpl, ctx);
+        nodeMs[qid] = Math.round(performance.now() - started);
+        continue;
+      }
+      const scope = 'scope' in node ? node.scope : undefined;
+      const view = scopeContext(ctx, scope);
+      const bind = scope === undefined ? {} : (binds.get(scope) ?? {});
       if ('llm' in node) {
         const out = compileOutput(node.llm.output, `${node.id}.output`);
         const offline: Record<string, unknown[]> = {};
         for (const [field, candidates] of Object.entries(node.llm.offline)) {
           const list = Array.isArray(candidates) ? candidates : candidates[level];
-          offline[field] = (await render(list, ctx)) as unknown[];
+          offline[field] = (await render(list, view)) as unknown[];
         }
         const levelled = isLevelledNode(node.llm);
-        const prompt = await renderText(node.llm.prompt, ctx);
+        const prompt = await renderText(node.llm.prompt, view);
         const result = await llm({
-          nodeId: node.id,
+          nodeId: qid,
           tier: node.llm.tier,
           messages: [
             { role: 'system', content: systemPrompt(spec, node.llm.system) },
             { role: 'user', content: levelled ? `${prompt}\n\n${LEVEL_GUIDANCE[level]}` : prompt },
           ],
-          schemaName: `${node.id}_output`,
+          schemaName: `${qid.replace('.', '_')}_output`,
           jsonSchema: out.json,
           validate: zodValidator(out.zod),
-          seed: deriveSeed(taskSeed, node.id),
+          seed: deriveSeed(taskSeed, qid),
           offlineHint: { fields: offline },
         });
-        if (!result.ok) return { ok: false, reason: result.reason, node: node.id, detail: result.detail };
-        ctx[node.id] = result.value;
+        if (!result.ok) return { ok: false, reason: result.reason, node: qid, detail: result.detail };
+        view[node.id] = result.value;
+        await applyBinds(view, node, bind, ctx);
       } else if ('generate' in node) {
         if (!prose && proseKindsOf(node.generate.fields).length > 0) {
           const content = await writeContent(spec, ctx, taskSeed, llm, options);
@@ -114,32 +138,61 @@ export async function authorTask(
             return { ok: false, reason: content.reason, node: CONTENT_NODE_ID, detail: content.detail };
           prose = content.prose;
         }
-        const resolved = resolvedGenerateSchema.safeParse(await render(node.generate, ctx));
+        const resolved = resolvedGenerateSchema.safeParse(await render(node.generate, view));
         if (!resolved.success) {
           return {
             ok: false,
             reason: 'spec_error',
-            node: node.id,
+            node: qid,
             detail: resolved.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
           };
         }
-        ctx[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, node.id), prose);
+        view[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, qid), prose);
       } else if ('values' in node) {
         const values: Record<string, unknown> = {};
-        ctx[node.id] = values;
-        // Later values may use earlier ones of the same node.
-        for (const [name, expr] of Object.entries(node.values)) values[name] = await evaluate(expr, ctx);
+        view[node.id] = values;
+        // Later values may use earlier ones of the same node, so a bound value is set as soon as it exists.
+        for (const [name, expr] of Object.entries(node.values)) {
+          const bound = bind[`${node.id}.${name}`];
+          values[name] = bound === undefined ? await evaluate(expr, view) : await renderString(bound, ctx);
+        }
       } else {
         continue;
       }
     } catch (err) {
       if (err instanceof TemplateError)
-        return { ok: false, reason: 'spec_error', node: node.id, detail: err.message };
+        return { ok: false, reason: 'spec_error', node: qid, detail: err.message };
       throw err;
     }
-    nodeMs[node.id] = Math.round(performance.now() - started);
+    nodeMs[qid] = Math.round(performance.now() - started);
   }
   return { ok: true, context: ctx, nodeMs };
+}
+
+/**
+ * Sets the bound fields of an llm node's answer (`<node>.<field>` targets of the step's `bind`),
+ * rendered in the root scope where earlier steps are visible.
+ */
+async function applyBinds(
+  view: Context,
+  node: SkillNode,
+  bind: Record<string, string>,
+  root: Context,
+): Promise<void> {
+  const prefix = `${node.id}.`;
+  const targets = Object.entries(bind).filter(([target]) => target.startsWith(prefix));
+  // The answer may be the response cache's own object: bind into a copy.
+  if (targets.length > 0) view[node.id] = structuredClone(view[node.id]);
+  for (const [target, tmpl] of targets) {
+    const path = target.slice(prefix.length).split('.');
+    let cur = view[node.id] as Record<string, unknown>;
+    for (const key of path.slice(0, -1)) {
+      if (!cur[key] || typeof cur[key] !== 'object')
+        throw new TemplateError(`binding ${target}: ${key} is not an object in the answer of ${node.id}`);
+      cur = cur[key] as Record<string, unknown>;
+    }
+    cur[path[path.length - 1]!] = await renderString(tmpl, root);
+  }
 }
 
 /**

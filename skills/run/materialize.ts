@@ -1,7 +1,7 @@
 import { parseCheck, parseDoc, parseEdit } from '../../preparers/registry.ts';
 import type { AppId } from '../../preparers/types.ts';
-import type { SkillSpec } from '../schema.ts';
-import { type Context, render, renderText } from '../template.ts';
+import { nodeQualifiedId, type SkillSpec } from '../schema.ts';
+import { type Context, render, renderText, scopeContext } from '../template.ts';
 
 export interface PrepareStep {
   nodeId: string;
@@ -33,12 +33,16 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
   const edits: { op: string }[] = [];
   const wrong: MaterializedTask['wrong'] = [];
   for (const node of spec.nodes) {
+    // A composite step's node renders in the step's scope; wrong solutions, checks and items in the
+    // root scope (a step's are marked with it: skills/compose.ts).
+    const view = 'scope' in node ? scopeContext(ctx, node.scope) : ctx;
     if ('prepare' in node) {
-      const target = await renderText(node.prepare.target, ctx);
-      const doc = parseDoc(node.prepare.app, await render(node.prepare.doc, ctx));
-      prepares.push({ nodeId: node.id, app: node.prepare.app, target, doc, open: node.prepare.open });
+      const target = await renderText(node.prepare.target, view);
+      const doc = parseDoc(node.prepare.app, await render(node.prepare.doc, view));
+      const nodeId = nodeQualifiedId(node);
+      prepares.push({ nodeId, app: node.prepare.app, target, doc, open: node.prepare.open });
     } else if ('solve' in node) {
-      for (const edit of (await render(node.solve, ctx)) as unknown[]) edits.push(parseEdit(edit));
+      for (const edit of (await render(node.solve, view)) as unknown[]) edits.push(parseEdit(edit));
       for (const w of node.wrong) {
         const rendered = (await render(w.edits, ctx)) as unknown[];
         wrong.push({ name: w.name, edits: rendered.map(parseEdit) });

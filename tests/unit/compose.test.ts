@@ -1,106 +1,218 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, test } from 'node:test';
-import { parse } from 'yaml';
-import { z } from 'zod';
-import { knownVariables, loadConfig } from '../../infra/config.ts';
-import { repoRoot } from '../../infra/paths.ts';
-import { queueNames } from '../../infra/temporal/queues.ts';
+import { after, describe, test } from 'node:test';
+import { parse, stringify } from 'yaml';
+import type { Component } from '../../skills/compose.ts';
+import { type ComponentResolver, loadSpecFile, parseSpec, SpecError } from '../../skills/load.ts';
+import { authorTask } from '../../skills/run/author.ts';
+import { materializeTask } from '../../skills/run/materialize.ts';
+import { isLevelledNode } from '../../skills/schema.ts';
+import { evaluate, jsonataSandbox } from '../../skills/template.ts';
+import { untrustedSpecProblems } from '../../skills/untrusted.ts';
+import { offlineCaller, proveLocally } from '../support/localProof.ts';
 
-const serviceSchema = z.object({
-  image: z.string().optional(),
-  build: z.unknown().optional(),
-  command: z.array(z.string()).optional(),
-  environment: z.union([z.record(z.string(), z.string()), z.array(z.string())]).optional(),
-  depends_on: z.union([z.array(z.string()), z.record(z.string(), z.unknown())]).optional(),
-});
-const composeSchema = z.object({ services: z.record(z.string(), serviceSchema) });
+const skills = path.join(import.meta.dirname, '../../skills');
+const compositeFile = path.join(skills, 'composite/composite.calc-writer.total-into-budget.yaml');
+const compositeText = readFileSync(compositeFile, 'utf8');
+const sum = loadSpecFile(path.join(skills, 'calc/calc.formulas.sum-column.yaml'));
+const fill = loadSpecFile(path.join(skills, 'writer/writer.tables.fill-cell.yaml'));
+const infeasible = loadSpecFile(path.join(skills, 'calc/calc.infeasible.total-missing-column.yaml'));
+const components: Record<string, Component> = {
+  [infeasible.spec.id]: { spec: infeasible.spec, sha256: infeasible.sha256 },
+  [sum.spec.id]: { spec: sum.spec, sha256: sum.sha256 },
+  [fill.spec.id]: { spec: fill.spec, sha256: fill.sha256 },
+  'composite.some.other': { composite: true },
+};
+const resolve: ComponentResolver = (id) => components[id];
 
-const compose = composeSchema.parse(
-  parse(readFileSync(path.join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true }),
-);
-const services = compose.services;
-const forgeServices = Object.entries(services).filter(([, s]) => s.image?.startsWith('cua-forge'));
+/** Parsed YAML and task contexts are walked freely here. */
+// biome-ignore lint/suspicious/noExplicitAny: free-form test data
+type Loose = any;
 
-function environment(service: z.infer<typeof serviceSchema>): Record<string, string> {
-  const env = service.environment ?? {};
-  if (!Array.isArray(env)) return env;
-  return Object.fromEntries(env.map((line) => [line.split('=')[0], line.slice(line.indexOf('=') + 1)]));
+/** The composite's YAML with one change applied to its parsed value. */
+function variant(change: (doc: Record<string, Loose>) => void): string {
+  const doc = parse(compositeText) as Record<string, Loose>;
+  change(doc);
+  return stringify(doc);
 }
 
-/** What `docker compose` would substitute, with a stand-in for each secret the operator supplies. */
-function interpolate(value: string): string {
-  return value.replace(
-    /\$\{(\w+)(?::?([-?])([^}]*))?\}/g,
-    (_, name: string, kind?: string, fallback?: string) =>
-      kind === '-' ? (fallback ?? '') : `${name.toLowerCase()}-stand-in-value`,
-  );
+function problemsOf(text: string, r: ComponentResolver = resolve): string {
+  try {
+    parseSpec(text, 'skills/composite/bad.yaml', r);
+  } catch (err) {
+    assert.ok(err instanceof SpecError, String(err));
+    return err.message;
+  }
+  assert.fail('the composite was accepted');
 }
 
-function hostOf(address: string): string {
-  return address.includes('://') ? new URL(address).hostname : address.split(':')[0];
-}
+after(() => jsonataSandbox.close());
 
-describe('docker-compose.yml', () => {
-  test('runs forge workers for every task queue and the HTTP API', () => {
-    const commands = forgeServices.map(([, s]) => s.command ?? []);
-    const served = new Set(commands.filter((c) => c[0] === 'worker').flatMap((c) => c.slice(1)));
-    assert.deepEqual([...served].sort(), [...queueNames].sort());
-    assert.ok(
-      commands.some((c) => c[0] === 'serve'),
-      'a forge serve service',
+describe('composite expansion', () => {
+  const loaded = parseSpec(compositeText, compositeFile, resolve);
+  const { spec } = loaded;
+
+  test('expands into an ordinary spec: step nodes, scoped step nodes, one levelled instruction node', () => {
+    assert.equal(loaded.composite, true);
+    const steps = spec.nodes.filter((n) => 'step' in n).map((n) => n.id);
+    assert.deepEqual(steps, ['sheet', 'memo']);
+    const levelled = spec.nodes.filter((n) => 'llm' in n && isLevelledNode(n.llm));
+    assert.equal(levelled.length, 1);
+    assert.equal(levelled[0]!.id, 'instruction');
+    assert.equal('scope' in levelled[0]! ? levelled[0]!.scope : undefined, undefined);
+    const scoped = spec.nodes.flatMap((n) => ('scope' in n && n.scope ? [`${n.scope}.${n.id}`] : []));
+    assert.ok(scoped.includes('sheet.derived') && scoped.includes('memo.derived'), scoped.join(','));
+    // The steps' own instruction nodes are not used.
+    assert.ok(!scoped.includes('sheet.instruction') && !scoped.includes('memo.instruction'));
+    assert.deepEqual(spec.apps, ['calc', 'writer']);
+  });
+
+  test('combines the rubric: the steps’ checks (marked with their scope), then the hand-off checks', () => {
+    assert.equal(
+      spec.rubric.checks.length,
+      sum.spec.rubric.checks.length + fill.spec.rubric.checks.length + 1,
+    );
+    assert.match(JSON.stringify(spec.rubric.checks[0]), /\{\{@sheet: params\.folder\}\}/);
+    // The memo's items point at the memo's checks, shifted past the sheet's.
+    const memoItem = spec.rubric.items.find(
+      (i) => i.text.includes('@memo:') && !i.checks.includes('invariants'),
+    )!;
+    assert.deepEqual(memoItem.checks, [sum.spec.rubric.checks.length]);
+    const own = spec.rubric.items.at(-1)!;
+    assert.deepEqual(own.checks, [spec.rubric.checks.length - 1]);
+  });
+
+  test('lifts every step wrong solution (that step wrong, the others right) and adds its own', () => {
+    const wrong = spec.nodes.flatMap((n) => ('solve' in n ? n.wrong : []));
+    const names = wrong.map((w) => w.name);
+    for (const w of sum.spec.nodes.flatMap((n) => ('solve' in n ? n.wrong : [])))
+      assert.ok(names.includes(`sheet-${w.name}`), `sheet-${w.name}`);
+    for (const own of ['sheet-only', 'memo-only', 'stale-total', 'total-as-paragraph'])
+      assert.ok(names.includes(own), own);
+    const lifted = wrong.find((w) => w.name === 'sheet-typed-total')!;
+    // The sheet's wrong edit, then the memo's oracle edit.
+    assert.deepEqual(
+      lifted.edits.map((e) => (e as { op: string }).op),
+      ['calc.set_value', 'writer.fill_table_cell'],
+    );
+    assert.deepEqual(
+      wrong.find((w) => w.name === 'memo-only')!.edits.map((e) => (e as { op: string }).op),
+      ['writer.fill_table_cell'],
     );
   });
 
-  test('sets only environment variables the config module knows on forge services', () => {
-    assert.ok(forgeServices.length >= 3);
-    for (const [name, service] of forgeServices) {
-      for (const variable of Object.keys(environment(service))) {
-        assert.ok(
-          knownVariables.includes(variable),
-          `${name} sets ${variable}, which infra/config.ts does not know`,
-        );
-      }
-    }
+  test('the spec hash changes when a component changes, though the composite file did not', () => {
+    const changed = { ...fill.spec, title: `${fill.spec.title} (revised)` };
+    const again = parseSpec(compositeText, compositeFile, (id) =>
+      id === fill.spec.id ? { spec: changed, sha256: 'f'.repeat(64) } : resolve(id),
+    );
+    assert.notEqual(again.sha256, loaded.sha256);
+    assert.equal(parseSpec(compositeText, compositeFile, resolve).sha256, loaded.sha256);
   });
 
-  test('each forge service has a valid config that uses external services only, all defined here', () => {
-    for (const [name, service] of forgeServices) {
-      const env = Object.fromEntries(
-        Object.entries(environment(service)).map(([k, v]) => [k, interpolate(v)]),
-      );
-      const config = loadConfig(env);
-      assert.equal(config.external.temporal, true, `${name}: Temporal`);
-      assert.equal(config.external.s3, true, `${name}: S3`);
-      assert.equal(config.external.postgres, true, `${name}: Postgres`);
-      for (const address of [config.temporalAddress, config.S3_ENDPOINT!, config.DATABASE_URL!]) {
-        const host = hostOf(address);
-        assert.ok(services[host], `${name} points at ${host}, which is not a service in docker-compose.yml`);
-      }
-    }
+  test('the scope mark passes the static checks of untrusted specs (its expression is parsed)', () => {
+    assert.deepEqual(untrustedSpecProblems(spec), []);
   });
 
-  test('has the Temporal UI, and Temporal with its own database', () => {
-    const ui = Object.values(services).find((s) => s.image?.startsWith('temporalio/ui'));
-    assert.ok(ui, 'a Temporal UI service');
-    const server = services.temporal;
-    assert.ok(server, 'a temporal service');
-    const dependsOn = Array.isArray(server.depends_on)
-      ? server.depends_on
-      : Object.keys(server.depends_on ?? {});
-    const databases = dependsOn.filter((d) => services[d]?.image?.startsWith('postgres'));
-    assert.equal(databases.length, 1, 'Temporal depends on a Postgres of its own');
-    assert.notEqual(databases[0], 'postgres', 'Temporal does not share the forge ledger database');
-    assert.equal(environment(server).POSTGRES_SEEDS, databases[0]);
+  test('authoring keeps each step in its scope and binds the hand-off into the next step', async () => {
+    const authored = await authorTask(spec, 4242, offlineCaller, { level: 'natural' });
+    assert.ok(authored.ok, authored.ok ? '' : `${authored.node}: ${authored.detail}`);
+    const ctx = authored.context as Record<string, Loose>;
+    // The step's own nodes live in its scope, not at the root.
+    assert.equal(ctx.derived, undefined);
+    assert.equal(typeof ctx.sheet.derived.total, 'number');
+    assert.equal(ctx.memo.params.kind, 'budget');
+    assert.equal(ctx.memo.params.folder, ctx.sheet.params.folder);
+    assert.equal(ctx.memo.derived.missing, ctx.sheet.derived.total.toFixed(2));
+    // A JSONata expression of a step, `$$` included, sees the step's context.
+    assert.equal(
+      await evaluate('@sheet: $round($sum(data.records.amount), 2)', ctx),
+      ctx.sheet.derived.total,
+    );
+    assert.equal(await evaluate('@memo: $$.derived.item', ctx), ctx.memo.derived.item);
+    // Later values of the bound node still see the bound value's neighbours: the blank row is the picked one.
+    assert.equal(ctx.memo.derived.rows[ctx.memo.pick.idx][2], '');
+    const m = await materializeTask(spec, authored.context);
+    assert.match(m.instruction, new RegExp(ctx.memo.derived.item.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.deepEqual(
+      m.prepares.map((p) => p.nodeId),
+      ['sheet.workbook', 'memo.document'],
+    );
+    const check = m.checks.at(-1) as unknown as { cells: { text: string }[] };
+    assert.equal(check.cells[0]!.text, ctx.sheet.derived.total.toFixed(2));
   });
 
-  test('every depends_on names a defined service', () => {
-    for (const [name, service] of Object.entries(services)) {
-      const deps = Array.isArray(service.depends_on)
-        ? service.depends_on
-        : Object.keys(service.depends_on ?? {});
-      for (const dep of deps) assert.ok(services[dep], `${name} depends on undefined service ${dep}`);
-    }
+  test('verification: the oracle passes, the initial state fails, every wrong solution is rejected', async () => {
+    const proof = await proveLocally(spec, 77);
+    assert.ok(proof.ok, proof.ok ? '' : `${proof.reason}: ${proof.detail}`);
+  });
+});
+
+describe('bad composites name the file and the step', () => {
+  test('an unknown skill id', () => {
+    const msg = problemsOf(variant((d) => (d.compose.steps[1].skill = 'writer.tables.no-such-skill')));
+    assert.match(msg, /bad\.yaml/);
+    assert.match(
+      msg,
+      /compose\.steps\[1\]\.skill.*step memo: unknown skill id "writer\.tables\.no-such-skill"/,
+    );
+  });
+
+  test('a binding to a param or value the step does not have', () => {
+    const msg = problemsOf(
+      variant((d) => (d.compose.steps[1].bind['derived.price'] = '{{sheet.derived.total}}')),
+    );
+    assert.match(msg, /step memo: writer\.tables\.fill-cell has no param or node value "derived\.price"/);
+  });
+
+  test('a binding that reads a later step (a cycle)', () => {
+    const msg = problemsOf(
+      variant((d) => (d.compose.steps[0].bind = { 'params.folder': '{{memo.params.folder}}' })),
+    );
+    assert.match(msg, /step sheet: the binding reads step memo, which runs later \(a cycle\)/);
+  });
+
+  test('a composite as a step', () => {
+    const msg = problemsOf(variant((d) => (d.compose.steps[0].skill = 'composite.some.other')));
+    assert.match(msg, /step sheet: composite\.some\.other is itself a composite/);
+  });
+
+  test('an infeasible skill as a step', () => {
+    const msg = problemsOf(variant((d) => (d.compose.steps[0].skill = infeasible.spec.id)));
+    assert.match(msg, /step sheet: calc\.infeasible\.total-missing-column is an infeasible skill/);
+  });
+
+  test('a binding that reads one of the composite’s own nodes (they run after the steps)', () => {
+    const msg = problemsOf(
+      variant((d) => (d.compose.steps[1].bind['params.folder'] = '{{instruction.text}}')),
+    );
+    assert.match(
+      msg,
+      /step memo: the binding reads the composite's node instruction, which runs after the steps/,
+    );
+  });
+
+  test('a wrong solution naming a step wrong solution that does not exist', () => {
+    const msg = problemsOf(variant((d) => (d.wrong[0].steps = { sheet: 'no-such-wrong' })));
+    assert.match(
+      msg,
+      /wrong sheet-only: step sheet \(calc\.formulas\.sum-column\) has no wrong solution "no-such-wrong"/,
+    );
+  });
+
+  test('fewer than three wrong solutions of its own, and a second levelled node', () => {
+    const msg = problemsOf(
+      variant((d) => {
+        d.wrong = d.wrong.slice(0, 2);
+      }),
+    );
+    assert.match(msg, /at least 3 wrong solutions/);
+    const two = problemsOf(variant((d) => d.nodes.push({ ...d.nodes[0], id: 'again' })));
+    assert.match(two, /exactly one levelled instruction node/);
+  });
+
+  test('without the library, a composite cannot be resolved', () => {
+    assert.throws(() => parseSpec(compositeText, 'x.yaml'), /needs the skill library/);
   });
 });
