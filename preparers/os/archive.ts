@@ -46,6 +46,13 @@ export async function createArchive(
   return zip.generateAsync({ type: 'uint8array', platform: 'UNIX', compression: 'DEFLATE' });
 }
 
+/** The format of archive bytes: gzip magic → tar.gz, zip magic → zip, anything else is read as tar. */
+export function formatOfBytes(bytes: Uint8Array): ArchiveFormat {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'zip';
+  return 'tar';
+}
+
 /** Member names of a tar, tar.gz or zip (detected from the bytes); directories end with "/". */
 export async function listArchive(bytes: Uint8Array): Promise<string[]> {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {

@@ -117,6 +117,14 @@ def os_tree(env, c):
     return listing == expected, {'entries': listing[:200]}
 
 
+def archive_format(data):
+    if data[:2] == b'\x1f\x8b':
+        return 'tar.gz'
+    if data[:2] == b'PK':
+        return 'zip'
+    return 'tar'
+
+
 def list_archive(data):
     if data[:2] == b'PK':
         with zipfile.ZipFile(io.BytesIO(data)) as z:
@@ -144,10 +152,13 @@ def os_archive_contains(env, c):
     missing = [e for e in c['entries'] if re.sub(r'^\./', '', e) not in present]
     expected_files = set(e for e in c['entries'] if not e.endswith('/'))
     extra = [m for m in members if not m.endswith('/') and m not in expected_files]
-    ok = not missing and (not c.get('exact') or not extra)
+    fmt = archive_format(data)
+    ok = not missing and (not c.get('exact') or not extra) and (c.get('format') is None or c['format'] == fmt)
     seen = {'members': members[:200], 'missing': missing}
     if c.get('exact'):
         seen['extra'] = extra
+    if c.get('format') is not None:
+        seen['format'] = fmt
     return ok, seen
 
 

@@ -1,6 +1,6 @@
 import { regexTest } from '../sandbox/regex.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
-import { listArchive } from './archive.ts';
+import { formatOfBytes, listArchive } from './archive.ts';
 import { probeOsUnchanged } from './invariants.ts';
 import { AGENT_REPORT_PATH, formatMode, type OsCheck, parseMode } from './schema.ts';
 import { HomeTree } from './state.ts';
@@ -101,10 +101,19 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       const missing = check.entries.filter((e) => !present.has(e.replace(/^\.\//, '')));
       const expectedFiles = new Set(check.entries.filter((e) => !e.endsWith('/')));
       const extra = members.filter((m) => !m.endsWith('/') && !expectedFiles.has(m));
-      const pass = missing.length === 0 && (!check.exact || extra.length === 0);
+      const format = formatOfBytes(bytes);
+      const pass =
+        missing.length === 0 &&
+        (!check.exact || extra.length === 0) &&
+        (check.format === undefined || check.format === format);
       return {
         pass,
-        observed: { members: members.slice(0, 200), missing, extra: check.exact ? extra : undefined },
+        observed: {
+          members: members.slice(0, 200),
+          missing,
+          extra: check.exact ? extra : undefined,
+          format: check.format === undefined ? undefined : format,
+        },
       };
     }
   }

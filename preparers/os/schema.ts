@@ -235,6 +235,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .min(1)
         .describe('Member names that must be present (file members; a trailing "/" names a directory).'),
       exact: z.boolean().default(false).describe('Also require that the archive holds no other files.'),
+      format: z
+        .enum(['tar.gz', 'tar', 'zip'])
+        .optional()
+        .describe(
+          'Also require this format, read from the bytes (a plain tar or a zip named .tar.gz fails "tar.gz").',
+        ),
     })
     .describe('An archive holds these members.'),
   z
