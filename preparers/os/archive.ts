@@ -62,3 +62,24 @@ export async function listArchive(bytes: Uint8Array): Promise<string[]> {
   const entries = await listTar(bytes);
   return entries.map((e) => (e.type === 'dir' ? `${e.path}/` : e.path));
 }
+
+/** Every member of a tar, tar.gz or zip with its type, mode and bytes (zip symlinks by their mode bits). */
+export async function readArchive(bytes: Uint8Array): Promise<TarEntry[]> {
+  if (formatOfBytes(bytes) !== 'zip') return listTar(bytes);
+  const zip = await JSZip.loadAsync(bytes);
+  const entries: TarEntry[] = [];
+  for (const file of Object.values(zip.files)) {
+    const path = file.name.replace(/^\.\//, '').replace(/\/$/, '');
+    if (path === '' || path === '.') continue;
+    const unix = typeof file.unixPermissions === 'number' ? file.unixPermissions : undefined;
+    if (file.dir) {
+      entries.push({ path, type: 'dir', mode: unix === undefined ? 0o755 : unix & 0o7777 });
+      continue;
+    }
+    const data = await file.async('uint8array');
+    if (unix !== undefined && (unix & 0o170000) === 0o120000)
+      entries.push({ path, type: 'symlink', mode: 0o777, target: Buffer.from(data).toString('utf8') });
+    else entries.push({ path, type: 'file', mode: unix === undefined ? 0o644 : unix & 0o7777, data });
+  }
+  return entries;
+}

@@ -97,6 +97,20 @@ def os_mode(env, c):
     return mode == int(c['mode'], 8), {'mode': '%04o' % mode}
 
 
+@kind('os.symlink_to')
+def os_symlink_to(env, c):
+    t, _ = node_type(env, c['path'])
+    if t != 'symlink':
+        return False, {'type': t}
+    target = os.readlink(env.path(c['path']))
+    home = env.home.rstrip('/') + '/'
+    if target.startswith(home):
+        points = target[len(home):].rstrip('/')
+    else:
+        points = link_target(c['path'], target)
+    return points == c['to'], {'target': target, 'points': points}
+
+
 @kind('os.tree')
 def os_tree(env, c):
     base = c['path']
