@@ -1,8 +1,8 @@
+import { isSafeRelativePath } from '../paths.ts';
 import { regexReplace, regexTest } from '../sandbox/regex.ts';
 import type { FileMap } from '../types.ts';
 import { createArchive, formatFromName, readArchive } from './archive.ts';
 import { AGENT_REPORT_PATH, type OsEdit, parseMode } from './schema.ts';
-import { isSafeRelativePath } from '../paths.ts';
 import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree, resolveLinkTarget } from './state.ts';
 
 function contentOf(edit: { content?: string; base64?: string }): Uint8Array {
@@ -52,14 +52,20 @@ async function applyOne(tree: HomeTree, edit: OsEdit): Promise<void> {
       if (existing !== undefined && existing.type !== 'file') throw new Error(`${edit.path} is not a file`);
       const before = existing?.data ?? new Uint8Array();
       const data = Buffer.concat([Buffer.from(before), Buffer.from(edit.content, 'utf8')]);
-      tree.put(edit.path, { type: 'file', mode: existing?.mode ?? DEFAULT_FILE_MODE, data: new Uint8Array(data) });
+      tree.put(edit.path, {
+        type: 'file',
+        mode: existing?.mode ?? DEFAULT_FILE_MODE,
+        data: new Uint8Array(data),
+      });
       return;
     }
     case 'os.symlink': {
       if (tree.get(edit.path) !== undefined) throw new Error(`${edit.path} already exists`);
       // The same rule as setup.sh's links: relative, and resolving inside the home directory.
       if (resolveLinkTarget(edit.path, edit.target) === undefined)
-        throw new Error(`link target ${JSON.stringify(edit.target)} is absolute or leaves the home directory`);
+        throw new Error(
+          `link target ${JSON.stringify(edit.target)} is absolute or leaves the home directory`,
+        );
       tree.put(edit.path, { type: 'symlink', mode: 0o777, target: edit.target });
       return;
     }

@@ -5,15 +5,16 @@ import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree } from './state.ts';
 
 function bytesOf(entry: { content?: string; base64?: string }): Uint8Array {
   const data =
-    entry.base64 !== undefined ? Buffer.from(entry.base64, 'base64') : Buffer.from(entry.content ?? '', 'utf8');
+    entry.base64 !== undefined
+      ? Buffer.from(entry.base64, 'base64')
+      : Buffer.from(entry.content ?? '', 'utf8');
   return new Uint8Array(data);
 }
 
 /** An archive file's bytes from its members: they are laid out in a scratch tree, then archived. */
 async function buildArchive(archive: NonNullable<OsDoc['archives']>[number]): Promise<Uint8Array> {
   const format = archive.format ?? formatFromName(archive.path);
-  if (format === undefined)
-    throw new Error(`cannot tell the archive format of ${archive.path}: give format`);
+  if (format === undefined) throw new Error(`cannot tell the archive format of ${archive.path}: give format`);
   const scratch = new HomeTree();
   for (const member of archive.members) {
     const mode = member.mode === undefined ? undefined : parseMode(member.mode);

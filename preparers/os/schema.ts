@@ -154,7 +154,9 @@ export const editSchema = z.discriminatedUnion('op', [
         .string()
         .min(1)
         .max(1024)
-        .describe('Target relative to the link\'s directory, e.g. "../shared/data.csv"; must stay inside home.'),
+        .describe(
+          'Target relative to the link\'s directory, e.g. "../shared/data.csv"; must stay inside home.',
+        ),
     })
     .describe('Create a symbolic link.'),
   z
