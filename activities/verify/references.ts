@@ -1,3 +1,4 @@
+import { osManifestOf } from '../../preparers/os/manifest.ts';
 import type { AppId, FileMap } from '../../preparers/types.ts';
 
 const EXTENSION_APP: Record<string, AppId> = { xlsx: 'calc', docx: 'writer', pptx: 'impress' };
@@ -35,7 +36,11 @@ export function referenceProblems(
     }
   }
   // File names may hold spaces, so a mention matches when a known name ends right at an extension.
-  const names = [...Object.keys(initial), ...solvedPaths].map((p) => p.split('/').pop()!.toLowerCase());
+  // Symlinks (and empty folders) live only in the OS manifest, not as FileMap keys.
+  const linked = [initial, solved].flatMap((f) => osManifestOf(f).entries.map((e) => e.path));
+  const names = [...Object.keys(initial), ...solvedPaths, ...linked].map((p) =>
+    p.split('/').pop()!.toLowerCase(),
+  );
   const lower = instruction.toLowerCase();
   for (const m of instruction.matchAll(EXTENSION)) {
     const end = m.index! + m[0].length;

@@ -1,8 +1,9 @@
+import { isSafeRelativePath } from '../paths.ts';
 import { regexReplace, regexTest } from '../sandbox/regex.ts';
 import type { FileMap } from '../types.ts';
-import { createArchive, formatFromName } from './archive.ts';
+import { createArchive, formatFromName, readArchive } from './archive.ts';
 import { AGENT_REPORT_PATH, type OsEdit, parseMode } from './schema.ts';
-import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree } from './state.ts';
+import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree, resolveLinkTarget } from './state.ts';
 
 function contentOf(edit: { content?: string; base64?: string }): Uint8Array {
   const data =
@@ -44,6 +45,49 @@ async function applyOne(tree: HomeTree, edit: OsEdit): Promise<void> {
             ? existing.mode
             : DEFAULT_FILE_MODE;
       tree.put(edit.path, { type: 'file', mode, data: contentOf(edit) });
+      return;
+    }
+    case 'os.append_file': {
+      const existing = tree.get(edit.path);
+      if (existing !== undefined && existing.type !== 'file') throw new Error(`${edit.path} is not a file`);
+      const before = existing?.data ?? new Uint8Array();
+      const data = Buffer.concat([Buffer.from(before), Buffer.from(edit.content, 'utf8')]);
+      tree.put(edit.path, {
+        type: 'file',
+        mode: existing?.mode ?? DEFAULT_FILE_MODE,
+        data: new Uint8Array(data),
+      });
+      return;
+    }
+    case 'os.symlink': {
+      if (tree.get(edit.path) !== undefined) throw new Error(`${edit.path} already exists`);
+      // The same rule as setup.sh's links: relative, and resolving inside the home directory.
+      if (resolveLinkTarget(edit.path, edit.target) === undefined)
+        throw new Error(
+          `link target ${JSON.stringify(edit.target)} is absolute or leaves the home directory`,
+        );
+      tree.put(edit.path, { type: 'symlink', mode: 0o777, target: edit.target });
+      return;
+    }
+    case 'os.extract': {
+      const node = tree.require(edit.archive);
+      if (node.type !== 'file') throw new Error(`${edit.archive} is not a file`);
+      const members = await readArchive(node.data ?? new Uint8Array());
+      const existing = tree.get(edit.to);
+      if (existing !== undefined && existing.type !== 'dir') throw new Error(`${edit.to} is not a directory`);
+      if (existing === undefined) tree.put(edit.to, { type: 'dir', mode: DEFAULT_DIR_MODE });
+      for (const member of members) {
+        if (!isSafeRelativePath(member.path))
+          throw new Error(`archive member ${JSON.stringify(member.path)} is not a safe relative path`);
+        const path = `${edit.to}/${member.path}`;
+        if (member.type === 'dir') {
+          if (tree.get(path)?.type !== 'dir') tree.put(path, { type: 'dir', mode: member.mode });
+        } else if (member.type === 'symlink') {
+          if (resolveLinkTarget(path, member.target ?? '') === undefined)
+            throw new Error(`archive member ${member.path} links outside the home directory`);
+          tree.put(path, { type: 'symlink', mode: 0o777, target: member.target });
+        } else tree.put(path, { type: 'file', mode: member.mode, data: member.data ?? new Uint8Array() });
+      }
       return;
     }
     case 'os.mkdir': {

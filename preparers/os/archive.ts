@@ -46,6 +46,13 @@ export async function createArchive(
   return zip.generateAsync({ type: 'uint8array', platform: 'UNIX', compression: 'DEFLATE' });
 }
 
+/** The format of archive bytes: gzip magic → tar.gz, zip magic → zip, anything else is read as tar. */
+export function formatOfBytes(bytes: Uint8Array): ArchiveFormat {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'zip';
+  return 'tar';
+}
+
 /** Member names of a tar, tar.gz or zip (detected from the bytes); directories end with "/". */
 export async function listArchive(bytes: Uint8Array): Promise<string[]> {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
@@ -54,4 +61,25 @@ export async function listArchive(bytes: Uint8Array): Promise<string[]> {
   }
   const entries = await listTar(bytes);
   return entries.map((e) => (e.type === 'dir' ? `${e.path}/` : e.path));
+}
+
+/** Every member of a tar, tar.gz or zip with its type, mode and bytes (zip symlinks by their mode bits). */
+export async function readArchive(bytes: Uint8Array): Promise<TarEntry[]> {
+  if (formatOfBytes(bytes) !== 'zip') return listTar(bytes);
+  const zip = await JSZip.loadAsync(bytes);
+  const entries: TarEntry[] = [];
+  for (const file of Object.values(zip.files)) {
+    const path = file.name.replace(/^\.\//, '').replace(/\/$/, '');
+    if (path === '' || path === '.') continue;
+    const unix = typeof file.unixPermissions === 'number' ? file.unixPermissions : undefined;
+    if (file.dir) {
+      entries.push({ path, type: 'dir', mode: unix === undefined ? 0o755 : unix & 0o7777 });
+      continue;
+    }
+    const data = await file.async('uint8array');
+    if (unix !== undefined && (unix & 0o170000) === 0o120000)
+      entries.push({ path, type: 'symlink', mode: 0o777, target: Buffer.from(data).toString('utf8') });
+    else entries.push({ path, type: 'file', mode: unix === undefined ? 0o644 : unix & 0o7777, data });
+  }
+  return entries;
 }

@@ -97,6 +97,20 @@ def os_mode(env, c):
     return mode == int(c['mode'], 8), {'mode': '%04o' % mode}
 
 
+@kind('os.symlink_to')
+def os_symlink_to(env, c):
+    t, _ = node_type(env, c['path'])
+    if t != 'symlink':
+        return False, {'type': t}
+    target = os.readlink(env.path(c['path']))
+    home = env.home.rstrip('/') + '/'
+    if target.startswith(home):
+        points = target[len(home):].rstrip('/')
+    else:
+        points = link_target(c['path'], target)
+    return points == c['to'], {'target': target, 'points': points}
+
+
 @kind('os.tree')
 def os_tree(env, c):
     base = c['path']
@@ -115,6 +129,14 @@ def os_tree(env, c):
             listing.append(entry)
     expected = sorted(set(re.sub(r'^\./', '', e) for e in c['entries']))
     return listing == expected, {'entries': listing[:200]}
+
+
+def archive_format(data):
+    if data[:2] == b'\x1f\x8b':
+        return 'tar.gz'
+    if data[:2] == b'PK':
+        return 'zip'
+    return 'tar'
 
 
 def list_archive(data):
@@ -144,10 +166,13 @@ def os_archive_contains(env, c):
     missing = [e for e in c['entries'] if re.sub(r'^\./', '', e) not in present]
     expected_files = set(e for e in c['entries'] if not e.endswith('/'))
     extra = [m for m in members if not m.endswith('/') and m not in expected_files]
-    ok = not missing and (not c.get('exact') or not extra)
+    fmt = archive_format(data)
+    ok = not missing and (not c.get('exact') or not extra) and (c.get('format') is None or c['format'] == fmt)
     seen = {'members': members[:200], 'missing': missing}
     if c.get('exact'):
         seen['extra'] = extra
+    if c.get('format') is not None:
+        seen['format'] = fmt
     return ok, seen
 
 

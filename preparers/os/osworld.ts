@@ -9,6 +9,7 @@ const osContent = z.object({
   base64: z.string().optional(),
   ignoreTrailingWhitespace: z.boolean().default(false),
 });
+const osLink = z.object({ path: z.string(), to: z.string() });
 const osMatches = z.object({ path: z.string(), pattern: z.string(), flags: z.string().default('') });
 
 /** Characters JavaScript's String.prototype.trimEnd removes (WhiteSpace and LineTerminator). */
@@ -112,6 +113,22 @@ export const osOsworld: Record<string, OsworldMapper> = {
         shell: false,
       },
       expected: { type: 'rule', rules: { expected: Number.parseInt(c.mode, 8).toString(8) } },
+    };
+    return { ok: true, app: 'os', call };
+  },
+  // readlink -f canonicalises the whole chain: faithful when the expected target is not itself a
+  // link (the skills link to real files and folders). A regular file or copy at the path prints its
+  // own path, which never equals the target's.
+  'os.symlink_to': (check) => {
+    const c = osLink.parse(check);
+    const call: MetricCall = {
+      func: 'exact_match',
+      result: {
+        type: 'vm_command_line',
+        command: ['readlink', '-f', '-n', '--', vmAbsolute(c.path)],
+        shell: false,
+      },
+      expected: { type: 'rule', rules: { expected: vmAbsolute(c.to) } },
     };
     return { ok: true, app: 'os', call };
   },

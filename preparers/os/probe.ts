@@ -1,9 +1,12 @@
 import { regexTest } from '../sandbox/regex.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
-import { listArchive } from './archive.ts';
+import { formatOfBytes, listArchive } from './archive.ts';
 import { probeOsUnchanged } from './invariants.ts';
 import { AGENT_REPORT_PATH, formatMode, type OsCheck, parseMode } from './schema.ts';
-import { HomeTree } from './state.ts';
+import { HomeTree, resolveLinkTarget } from './state.ts';
+
+/** The VM's home directory: an absolute link target below it is a home-relative one. */
+const VM_HOME = '/home/user/';
 
 const MAX_OBSERVED_TEXT = 400;
 
@@ -73,6 +76,15 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       if (node === undefined) return { pass: false, observed: { exists: false } };
       return { pass: node.mode === parseMode(check.mode), observed: { mode: formatMode(node.mode) } };
     }
+    case 'os.symlink_to': {
+      const node = tree.get(check.path);
+      if (node?.type !== 'symlink') return { pass: false, observed: { type: node?.type ?? null } };
+      const target = node.target ?? '';
+      const points = target.startsWith(VM_HOME)
+        ? target.slice(VM_HOME.length).replace(/\/+$/, '')
+        : resolveLinkTarget(check.path, target);
+      return { pass: points === check.to, observed: { target, points: points ?? null } };
+    }
     case 'os.tree': {
       const dir = tree.get(check.path);
       if (dir?.type !== 'dir') return { pass: false, observed: { dir: false } };
@@ -101,10 +113,19 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       const missing = check.entries.filter((e) => !present.has(e.replace(/^\.\//, '')));
       const expectedFiles = new Set(check.entries.filter((e) => !e.endsWith('/')));
       const extra = members.filter((m) => !m.endsWith('/') && !expectedFiles.has(m));
-      const pass = missing.length === 0 && (!check.exact || extra.length === 0);
+      const format = formatOfBytes(bytes);
+      const pass =
+        missing.length === 0 &&
+        (!check.exact || extra.length === 0) &&
+        (check.format === undefined || check.format === format);
       return {
         pass,
-        observed: { members: members.slice(0, 200), missing, extra: check.exact ? extra : undefined },
+        observed: {
+          members: members.slice(0, 200),
+          missing,
+          extra: check.exact ? extra : undefined,
+          format: check.format === undefined ? undefined : format,
+        },
       };
     }
   }

@@ -49,12 +49,44 @@ export const entrySchema = z
   .describe('One file, directory or symlink to create under the home directory.');
 export type OsEntry = z.infer<typeof entrySchema>;
 
+const memberSchema = z
+  .strictObject({
+    path: path.describe('Member name inside the archive, e.g. "report/data.csv".'),
+    type: z.enum(['file', 'dir']).default('file'),
+    content: text.optional(),
+    base64: base64.optional(),
+    mode: modeSchema.optional(),
+  })
+  .superRefine((member, ctx) => {
+    if (member.content !== undefined && member.base64 !== undefined)
+      ctx.addIssue({ code: 'custom', message: `${member.path}: give content or base64, not both` });
+    if (member.type === 'dir' && (member.content !== undefined || member.base64 !== undefined))
+      ctx.addIssue({ code: 'custom', message: `${member.path}: only files have content` });
+  })
+  .describe('One member of an archive the initial state holds.');
+
+export const archiveFileSchema = z
+  .strictObject({
+    path: path.describe('Where the archive file lies, e.g. "Downloads/statements.zip".'),
+    format: z
+      .enum(['tar.gz', 'tar', 'zip'])
+      .optional()
+      .describe('Archive format; default from the extension of path.'),
+    members: z.array(memberSchema).min(1).max(1000),
+  })
+  .describe('An archive file of the initial state, built from its members (deterministic bytes).');
+
 export const docSchema = z
   .strictObject({
     entries: z
       .array(entrySchema)
       .max(10_000)
       .describe('Entries to create; parent directories are created as needed (mode 0755).'),
+    archives: z
+      .array(archiveFileSchema)
+      .max(50)
+      .default([])
+      .describe('Archive files (tar.gz, tar, zip) to create from members, after the entries.'),
   })
   .describe('Plain files and directories of the initial state (the OS preparer; target is ignored).');
 export type OsDoc = z.infer<typeof docSchema>;
@@ -107,6 +139,33 @@ export const editSchema = z.discriminatedUnion('op', [
     })
     .superRefine(contentChoice)
     .describe('Create or overwrite a file.'),
+  z
+    .strictObject({
+      op: z.literal('os.append_file'),
+      path: path.describe('Text file to append to; created when missing (like echo … >> file).'),
+      content: text,
+    })
+    .describe('Append text to a file.'),
+  z
+    .strictObject({
+      op: z.literal('os.symlink'),
+      path: path.describe('The link to create; nothing may exist there yet (like ln -s without -f).'),
+      target: z
+        .string()
+        .min(1)
+        .max(1024)
+        .describe(
+          'Target relative to the link\'s directory, e.g. "../shared/data.csv"; must stay inside home.',
+        ),
+    })
+    .describe('Create a symbolic link.'),
+  z
+    .strictObject({
+      op: z.literal('os.extract'),
+      archive: path.describe('A .tar.gz, .tgz, .tar or .zip file (format read from its bytes).'),
+      to: path.describe('Directory to extract into, created when missing (like tar -C / unzip -d).'),
+    })
+    .describe('Extract every member of an archive, keeping member paths; existing files are overwritten.'),
   z
     .strictObject({
       op: z.literal('os.mkdir'),
@@ -213,6 +272,15 @@ export const checkSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('os.mode'), path, mode: modeSchema }).describe('Exact permission bits.'),
   z
     .strictObject({
+      kind: z.literal('os.symlink_to'),
+      path: path.describe('The link itself.'),
+      to: path.describe('The home-relative path it must point to.'),
+    })
+    .describe(
+      'The entry is a symbolic link whose target (relative to its directory, or absolute inside home) is this path.',
+    ),
+  z
+    .strictObject({
       kind: z.literal('os.tree'),
       path: path.describe('Directory whose contents are listed.'),
       entries: z
@@ -235,6 +303,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .min(1)
         .describe('Member names that must be present (file members; a trailing "/" names a directory).'),
       exact: z.boolean().default(false).describe('Also require that the archive holds no other files.'),
+      format: z
+        .enum(['tar.gz', 'tar', 'zip'])
+        .optional()
+        .describe(
+          'Also require this format, read from the bytes (a plain tar or a zip named .tar.gz fails "tar.gz").',
+        ),
     })
     .describe('An archive holds these members.'),
   z

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHECK_MAPPINGS, type GoldComparison, mapCheck } from '../../export/osworld/metrics.ts';
 import { CHECKER_COMMAND, CHECKER_EVALUATOR, toOsworldTask } from '../../export/osworld/task.ts';
+import { commandProblem } from '../../export/packRules.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput } from './packageFixtures.ts';
 
@@ -102,6 +103,11 @@ test('os.exists / os.absent / os.mode → exact_match over vm_command_line', () 
   const mode = mapCheck({ kind: 'os.mode', path: 'run.sh', mode: '0755' });
   assert.ok(mode.ok && mode.app === 'os');
   assert.deepEqual(mode.call.expected, { type: 'rule', rules: { expected: '755' } });
+  const link = mapCheck({ kind: 'os.symlink_to', path: 'Desktop/data', to: 'shared/data.csv' });
+  assert.ok(link.ok && link.app === 'os');
+  assert.deepEqual(link.call.result.command, ['readlink', '-f', '-n', '--', '/home/user/Desktop/data']);
+  assert.equal(commandProblem(link.call.result.command, false), null, 'pack validate accepts it');
+  assert.deepEqual(link.call.expected, { type: 'rule', rules: { expected: '/home/user/shared/data.csv' } });
 });
 
 test('every other kind is refused with a reason, unknown kinds included', () => {

@@ -194,3 +194,170 @@ describe('os preparer', () => {
     );
   });
 });
+
+describe('os preparer: links, extraction, appending, archive formats', () => {
+  const pyChecker = async () => {
+    const { checkerSource } = await import('../../preparers/checker/assemble.ts');
+    return checkerSource().text;
+  };
+
+  test('os.symlink + os.symlink_to: relative targets resolve; a copy, a wrong target or a leaving link fail', async () => {
+    const files = await os.build('', DOC);
+    const check = { kind: 'os.symlink_to', path: 'Desktop/notes', to: 'Documents/notes.txt' };
+    assert.equal(await probe(files, check), false, 'missing link');
+    const linked = await apply(files, {
+      op: 'os.symlink',
+      path: 'Desktop/notes',
+      target: '../Documents/notes.txt',
+    });
+    assert.equal(await probe(linked, check), true);
+    // The existing root link points at the same file: also "to" it.
+    assert.equal(
+      await probe(files, { kind: 'os.symlink_to', path: 'latest', to: 'Documents/notes.txt' }),
+      true,
+    );
+    const copied = await apply(files, { op: 'os.copy', from: 'Documents/notes.txt', to: 'Desktop/notes' });
+    assert.equal(await probe(copied, check), false, 'a copy is not a link');
+    const wrong = await apply(files, {
+      op: 'os.symlink',
+      path: 'Desktop/notes',
+      target: 'Documents/notes.txt',
+    });
+    assert.equal(await probe(wrong, check), false, 'target relative to the wrong directory');
+    await assert.rejects(
+      apply(files, { op: 'os.symlink', path: 'Desktop/x', target: '../../etc/passwd' }),
+      /leaves the home directory/,
+    );
+    await assert.rejects(apply(files, { op: 'os.symlink', path: 'x', target: '/etc/passwd' }), /absolute/);
+    await assert.rejects(apply(files, { op: 'os.symlink', path: 'latest', target: 'bin' }), /already exists/);
+  });
+
+  test('doc archives build deterministically and os.extract lays their members out', async () => {
+    const doc = os.docSchema.parse({
+      entries: [{ path: 'Downloads/readme.txt', content: 'hi\n' }],
+      archives: [
+        {
+          path: 'Downloads/bank.zip',
+          members: [
+            { path: 'statements/june.csv', content: 'a,b\n1,2\n' },
+            { path: 'statements/run.sh', content: '#!/bin/sh\n', mode: '0755' },
+          ],
+        },
+        { path: 'Downloads/logs.tar.gz', members: [{ path: 'app.log', content: 'ok\n' }] },
+      ],
+    });
+    const a = await os.build('', doc);
+    const b = await os.build('', doc);
+    assert.deepEqual(a['Downloads/bank.zip'], b['Downloads/bank.zip'], 'same members, same bytes');
+    for (const [archive, format] of [
+      ['Downloads/bank.zip', 'zip'],
+      ['Downloads/logs.tar.gz', 'tar.gz'],
+    ] as const) {
+      assert.equal(
+        await probe(a, { kind: 'os.archive_contains', path: archive, entries: ['x'], format }),
+        false,
+        'missing member',
+      );
+    }
+    const out = await apply(a, { op: 'os.extract', archive: 'Downloads/bank.zip', to: 'Documents/bank' });
+    assert.equal(
+      await probe(out, {
+        kind: 'os.content_equals',
+        path: 'Documents/bank/statements/june.csv',
+        content: 'a,b\n1,2\n',
+      }),
+      true,
+    );
+    assert.equal(
+      await probe(out, { kind: 'os.mode', path: 'Documents/bank/statements/run.sh', mode: '0755' }),
+      true,
+    );
+    const tgz = await apply(a, { op: 'os.extract', archive: 'Downloads/logs.tar.gz', to: 'logs' });
+    assert.equal(await probe(tgz, { kind: 'os.tree', path: 'logs', entries: ['app.log'] }), true);
+    await assert.rejects(apply(a, { op: 'os.extract', archive: 'Downloads/readme.txt', to: 'x' }), /edit 0/);
+  });
+
+  test('archive_contains format: the bytes decide, not the name', async () => {
+    const files = await os.build('', DOC);
+    const members = { entries: ['Documents/notes.txt'], exact: false };
+    for (const format of ['tar', 'tar.gz', 'zip'] as const) {
+      const made = await apply(files, {
+        op: 'os.archive',
+        sources: ['Documents'],
+        to: 'docs.tar.gz',
+        format,
+      });
+      for (const want of ['tar', 'tar.gz', 'zip'] as const)
+        assert.equal(
+          await probe(made, { kind: 'os.archive_contains', path: 'docs.tar.gz', ...members, format: want }),
+          want === format,
+          `${format} bytes checked as ${want}`,
+        );
+    }
+  });
+
+  test('os.append_file appends, creating the file when missing', async () => {
+    const files = await os.build('', DOC);
+    const out = await apply(files, { op: 'os.append_file', path: 'Documents/notes.txt', content: 'gamma\n' });
+    assert.equal(
+      await probe(out, {
+        kind: 'os.content_equals',
+        path: 'Documents/notes.txt',
+        content: 'alpha\nbeta\ngamma\n',
+      }),
+      true,
+    );
+    const fresh = await apply(files, { op: 'os.append_file', path: 'new/log.txt', content: 'x' });
+    assert.equal(await probe(fresh, { kind: 'os.content_equals', path: 'new/log.txt', content: 'x' }), true);
+  });
+
+  test('the Python checker gives the same verdicts for symlink_to and archive formats', async (t) => {
+    const { execFileSync } = await import('node:child_process');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { materializeHome, SYSTEM_PYTHON } = await import('../support/checkerHome.ts');
+    const work = mkdtempSync(join(tmpdir(), 'forge-os-unit-'));
+    t.after(() => rmSync(work, { recursive: true, force: true }));
+    const checker = join(work, 'check.py');
+    writeFileSync(checker, await pyChecker());
+    const base = await os.build('', DOC);
+    const states = [
+      base,
+      await apply(base, { op: 'os.symlink', path: 'Desktop/notes', target: '../Documents/notes.txt' }),
+      await apply(base, { op: 'os.symlink', path: 'Desktop/notes', target: 'Documents/notes.txt' }),
+      await apply(base, { op: 'os.copy', from: 'Documents/notes.txt', to: 'Desktop/notes' }),
+      await apply(base, { op: 'os.archive', sources: ['Documents'], to: 'Desktop/notes', format: 'tar' }),
+      await apply(base, { op: 'os.archive', sources: ['Documents'], to: 'Desktop/notes', format: 'zip' }),
+    ];
+    const checks = [
+      { kind: 'os.symlink_to', path: 'Desktop/notes', to: 'Documents/notes.txt' },
+      { kind: 'os.symlink_to', path: 'latest', to: 'Documents/notes.txt' },
+      { kind: 'os.symlink_to', path: 'latest', to: 'Documents' },
+      ...(['tar', 'tar.gz', 'zip'] as const).map((format) => ({
+        kind: 'os.archive_contains',
+        path: 'Desktop/notes',
+        entries: ['Documents/notes.txt'],
+        format,
+      })),
+    ].map((c) => os.checkSchema.parse(c));
+    const jobs = [];
+    for (const [i, files] of states.entries()) {
+      const home = join(work, `home-${i}`);
+      await materializeHome(home, files);
+      jobs.push({ home, checks });
+    }
+    const jobsFile = join(work, 'jobs.json');
+    writeFileSync(jobsFile, JSON.stringify(jobs));
+    const python = JSON.parse(
+      execFileSync(SYSTEM_PYTHON, [checker, jobsFile, '--batch'], { encoding: 'utf8' }),
+    );
+    for (const [i, files] of states.entries())
+      for (const [k, check] of checks.entries())
+        assert.equal(python[i][k].pass, (await os.probe(files, check)).pass, `state ${i} check ${k}`);
+    assert.deepEqual(
+      python.map((verdicts: { pass: boolean }[]) => verdicts[0]!.pass),
+      [false, true, false, false, false, false],
+    );
+  });
+});
