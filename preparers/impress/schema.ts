@@ -84,6 +84,7 @@ export const slideSchema = z
     tables: z.array(tableSchema).default([]),
     titleFont: fontSchema.optional(),
     bodyFont: fontSchema.optional(),
+    hidden: z.boolean().optional().describe('Hidden from the slide show (kept in the file).'),
   })
   .describe('One slide.');
 export type SlideSpec = z.infer<typeof slideSchema>;
