@@ -258,7 +258,8 @@ def impress_slide_body(d, part, c):
 @on_deck
 def impress_notes(d, part, c):
     text = notes_text(d, part)
-    return c['text'] in text, {'notes': clip120(text, 300)}
+    ok = js_trim(text) == js_trim(c['text']) if c.get('exact') else c['text'] in text
+    return ok, {'notes': clip120(text, 300)}
 
 
 @kind('impress.order')

@@ -89,7 +89,8 @@ async function probeOne(deck: Deck, check: DeckCheck): Promise<ProbeResult> {
     }
     case 'impress.notes': {
       const text = await notesText(deck, slide!);
-      return { pass: text.includes(check.text), observed: { notes: clip(text, 300) } };
+      const pass = check.exact ? text.trim() === check.text.trim() : text.includes(check.text);
+      return { pass, observed: { notes: clip(text, 300) } };
     }
     case 'impress.order': {
       const all = await titles(deck);

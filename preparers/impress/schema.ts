@@ -259,8 +259,17 @@ export const checkSchema = z.discriminatedUnion('kind', [
     })
     .describe("The slide's body placeholders hold these bullets."),
   z
-    .strictObject({ kind: z.literal('impress.notes'), file, slide, text: z.string().min(1) })
-    .describe('Notes contain the text.'),
+    .strictObject({
+      kind: z.literal('impress.notes'),
+      file,
+      slide,
+      text: z.string().min(1),
+      exact: z
+        .boolean()
+        .default(false)
+        .describe('Notes must equal the text (trimmed) instead of containing it.'),
+    })
+    .describe('Notes contain (or equal) the text.'),
   z
     .strictObject({ kind: z.literal('impress.order'), file, titles: z.array(z.string().min(1)).min(2) })
     .describe('Slides titled with these texts (contains) appear in this order.'),
