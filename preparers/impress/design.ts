@@ -182,6 +182,12 @@ export async function moveShape(
   if (shape.name === 'p:graphicFrame') {
     const old = shape.first('p:xfrm')!;
     shape.children[shape.children.indexOf(old)] = xfrm('p:xfrm', box);
+    // LibreOffice sizes a table by its columns and rows, not by its frame: scale them too.
+    const scale = (e: XmlElement, attr: string, f: number) => {
+      if (e.attrs[attr] !== undefined) e.attrs[attr] = String(Math.round(Number(e.attrs[attr]) * f));
+    };
+    for (const col of shape.descendants('a:gridCol')) scale(col, 'w', box.w / now.w);
+    for (const row of shape.descendants('a:tr')) scale(row, 'h', box.h / now.h);
     return;
   }
   const spPr = shape.ensure('p:spPr', 1);
