@@ -7,6 +7,7 @@ import {
   listSlides,
   nextShapeId,
   notesPart,
+  notesText,
   openPptx,
   PRESENTATION,
   placeholder,
@@ -16,9 +17,20 @@ import {
   shapes,
   shapesWithRole,
   slideAt,
+  slideTitle,
   spTree,
 } from './deck.ts';
+import {
+  isHidden,
+  moveShape,
+  setBackground,
+  setHidden,
+  setSlideSize,
+  setTransition,
+  slideSize,
+} from './design.ts';
 import { applyFont } from './fonts.ts';
+import { pdfOfSlides } from './pdf.ts';
 import { patternPng } from './png.ts';
 import type { Bullet, ImpressEdit, Layout } from './schema.ts';
 import {
@@ -171,8 +183,52 @@ async function setNotes(deck: Deck, ref: SlideRef, text: string): Promise<void> 
   await deck.pkg.setContentType(part, NOTES_TYPE);
 }
 
-async function applyOne(deck: Deck, edit: ImpressEdit): Promise<void> {
+/** A copy of the slide (and of its notes page) right after it; pictures and layout are shared. */
+async function duplicateSlide(deck: Deck, ref: SlideRef): Promise<void> {
+  const part = deck.pkg.freshName('ppt/slides/slide', '.xml');
+  deck.pkg.setPart(part, (await deck.pkg.part(ref.part)).clone());
+  await deck.pkg.setContentType(part, SLIDE_TYPE);
+  // The same relationship ids (pictures are referenced by id), minus the original's notes page.
+  const rels = await deck.pkg.partIfExists(relsPathOf(ref.part));
+  if (rels) {
+    const copy = rels.clone();
+    copy.children = copy.children.filter(
+      (c) => typeof c === 'string' || !(c.attrs.Type ?? '').endsWith('/notesSlide'),
+    );
+    deck.pkg.setPart(relsPathOf(part), copy);
+  }
+  const relId = await deck.pkg.addRel(PRESENTATION, `${REL}/slide`, part);
+  const list = deck.presentation.first('p:sldIdLst')!;
+  const ids = list.elements('p:sldId').map((e) => Number(e.attrs.id) || 0);
+  const entry = el('p:sldId', { id: String(Math.max(255, ...ids) + 1), 'r:id': relId });
+  list.children.splice(list.children.indexOf(ref.entry) + 1, 0, entry);
+  const notes = await notesText(deck, ref);
+  if (notes.trim() !== '') await setNotes(deck, { part, entry }, notes);
+}
+
+async function exportPdf(deck: Deck, out: FileMap, to: string): Promise<void> {
+  const pages: { title: string }[] = [];
+  for (const ref of deck.slides) {
+    if (!isHidden(await deck.pkg.part(ref.part))) pages.push({ title: await slideTitle(deck, ref) });
+  }
+  out[to] = pdfOfSlides(pages, slideSize(deck.presentation));
+}
+
+async function applyOne(deck: Deck, edit: ImpressEdit, out: FileMap): Promise<void> {
   if (edit.op === 'impress.add_slide') return addSlide(deck, edit);
+  if (edit.op === 'impress.export_pdf') return exportPdf(deck, out, edit.to);
+  if (edit.op === 'impress.set_slide_size') {
+    setSlideSize(deck.presentation, { width: edit.width, height: edit.height });
+    return;
+  }
+  if ((edit.op === 'impress.set_background' || edit.op === 'impress.set_transition') && !edit.slide) {
+    for (const ref of deck.slides) {
+      const root = await deck.pkg.part(ref.part);
+      if (edit.op === 'impress.set_background') setBackground(root, edit.color);
+      else setTransition(root, edit.effect);
+    }
+    return;
+  }
   if (edit.op === 'impress.set_font_all') {
     const { op: _o, file: _f, target, ...font } = edit;
     const roles: Role[] = target === 'all' ? ['title', 'body'] : [target];
@@ -186,8 +242,21 @@ async function applyOne(deck: Deck, edit: ImpressEdit): Promise<void> {
     }
     return;
   }
-  const ref = slideAt(deck, edit.slide, edit.op);
+  const ref = slideAt(deck, edit.slide!, edit.op);
   switch (edit.op) {
+    case 'impress.duplicate_slide':
+      return duplicateSlide(deck, ref);
+    case 'impress.hide_slide':
+      return setHidden(await deck.pkg.part(ref.part), edit.hidden);
+    case 'impress.set_background':
+      return setBackground(await deck.pkg.part(ref.part), edit.color);
+    case 'impress.set_transition':
+      return setTransition(await deck.pkg.part(ref.part), edit.effect);
+    case 'impress.move_shape': {
+      const { x, y, w, h } = edit;
+      const to = Object.fromEntries(Object.entries({ x, y, w, h }).filter(([, v]) => v !== undefined));
+      return moveShape(deck, ref, edit.shape, edit.nth, to);
+    }
     case 'impress.delete_slide':
       return deleteSlide(deck, ref);
     case 'impress.move_slide': {
@@ -266,7 +335,7 @@ export async function applyImpress(files: FileMap, edits: ImpressEdit[]): Promis
       deck = await openPptx(out, edit.file);
       opened.set(edit.file, deck);
     }
-    await applyOne(deck, edit);
+    await applyOne(deck, edit, out);
     deck.slides = await listSlides(deck.pkg, deck.presentation);
   }
   for (const [file, deck] of opened) out[file] = await deck.pkg.save();

@@ -108,6 +108,7 @@ function sized(font: FontSpec | undefined, size: number): FontSpec {
 
 function addSlide(pres: PptxGenJS, spec: SlideSpec): void {
   const slide = pres.addSlide({ masterName: spec.layout });
+  if (spec.hidden) slide.hidden = true;
   const boxes = LAYOUT_BOXES[spec.layout];
   if (spec.title !== undefined && boxes.title) {
     const size = fittingSize([{ text: spec.title, indentIn: 0 }], boxes.title, TITLE_SIZES);

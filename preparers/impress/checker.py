@@ -258,7 +258,8 @@ def impress_slide_body(d, part, c):
 @on_deck
 def impress_notes(d, part, c):
     text = notes_text(d, part)
-    return c['text'] in text, {'notes': clip120(text, 300)}
+    ok = js_trim(text) == js_trim(c['text']) if c.get('exact') else c['text'] in text
+    return ok, {'notes': clip120(text, 300)}
 
 
 @kind('impress.order')
@@ -375,7 +376,10 @@ def snap_slides(d):
                     'pictures': sum(1 for s in shapes if s.tag == P + 'pic'),
                     'tables': sum(1 for s in shapes if s.tag == P + 'graphicFrame' and next(s.iter(A + 'tbl'), None) is not None),
                     'titleFont': slide_fonts(d, part, 'title'),
-                    'bodyFont': slide_fonts(d, part, 'body')})
+                    'bodyFont': slide_fonts(d, part, 'body'),
+                    'hidden': is_hidden(d.pkg.part(part)),
+                    'background': background_of(d, part),
+                    'transition': transition_of(d.pkg.part(part))})
     return out
 
 
@@ -396,3 +400,157 @@ def impress_unchanged(d, part, c):
             if f != 'slide' and got.get(f) != v:
                 problems.append({'slide': k, 'field': f, 'was': v, 'now': got.get(f)})
     return not problems, ({'slides': len(now)} if not problems else {'problems': problems[:6]})
+
+
+# ---- slide design (preparers/impress/design.ts): hidden, background, transition, size, geometry ----
+
+EMU_PER_INCH = 914400
+
+
+def inches(emu):
+    try:
+        v = float(emu)
+    except (TypeError, ValueError):
+        v = 0.0
+    return math.floor(v / EMU_PER_INCH * 1000 + 0.5) / 1000
+
+
+def is_hidden(root):
+    return root.get('show') in ('0', 'false')
+
+
+def background_of(d, part):
+    for nxt in ('slideLayout', 'slideMaster', None):
+        root = d.pkg.part_if_exists(part) if part else None
+        if root is None:
+            return ''
+        csld = root.find(P + 'cSld')
+        bg = csld.find(P + 'bg') if csld is not None else None
+        if bg is not None:
+            pr = bg.find(P + 'bgPr')
+            fill = pr.find(A + 'solidFill') if pr is not None else None
+            clr = fill.find(A + 'srgbClr') if fill is not None else None
+            val = clr.get('val') if clr is not None else None
+            c = val.upper() if val else ''
+            return '' if c == 'FFFFFF' else c
+        if nxt is None:
+            return ''
+        part = next((r['target'] for r in d.pkg.related(part, nxt)), None)
+    return ''
+
+
+def transition_of(root):
+    found = []
+    for c in root:
+        if c.tag == P + 'transition':
+            found.append(c)
+        elif c.tag == MC + 'AlternateContent':
+            for branch in c:
+                found.extend(x for x in branch if x.tag == P + 'transition')
+    for t in found:
+        for c in t:
+            if isinstance(c.tag, str) and local(c.tag) not in ('sndAc', 'extLst'):
+                return local(c.tag)
+    return 'none'
+
+
+def slide_size_of(d):
+    sz = d.pkg.part('ppt/presentation.xml').find(P + 'sldSz')
+    return (inches(sz.get('cx') if sz is not None else None), inches(sz.get('cy') if sz is not None else None))
+
+
+def shapes_of_kind(tree, k):
+    if k in ('title', 'body'):
+        return with_role(tree, k)
+    if k == 'picture':
+        return [s for s in p_shapes(tree) if s.tag == P + 'pic']
+    return [s for s in p_shapes(tree) if s.tag == P + 'graphicFrame' and next(s.iter(A + 'tbl'), None) is not None]
+
+
+def own_xfrm(shape):
+    if shape.tag == P + 'graphicFrame':
+        return shape.find(P + 'xfrm')
+    sppr = shape.find(P + 'spPr')
+    return sppr.find(A + 'xfrm') if sppr is not None else None
+
+
+def box_of(x):
+    off, ext = x.find(A + 'off'), x.find(A + 'ext')
+    return {'x': inches(off.get('x') if off is not None else None), 'y': inches(off.get('y') if off is not None else None),
+            'w': inches(ext.get('cx') if ext is not None else None), 'h': inches(ext.get('cy') if ext is not None else None)}
+
+
+def shape_box(d, part, k, nth):
+    found = shapes_of_kind(d.tree(part), k)
+    if not 1 <= nth <= len(found):
+        return None
+    own = own_xfrm(found[nth - 1])
+    if own is not None:
+        return box_of(own)
+    if k not in ('title', 'body'):
+        return None
+    layout = next((r['target'] for r in d.pkg.related(part, 'slideLayout')), None)
+    model = with_role(sp_tree(d.pkg.part(layout)), k) if layout else []
+    inherited = own_xfrm(model[0]) if model else None
+    return box_of(inherited) if inherited is not None else None
+
+
+@kind('impress.hidden')
+@on_deck
+def impress_hidden(d, part, c):
+    hidden = is_hidden(d.pkg.part(part))
+    return hidden == c.get('hidden', True), {'hidden': hidden}
+
+
+@kind('impress.background')
+@on_deck
+def impress_background(d, part, c):
+    color = background_of(d, part)
+    return color == c['color'].upper(), {'background': color or 'default'}
+
+
+@kind('impress.transition')
+@on_deck
+def impress_transition(d, part, c):
+    effect = transition_of(d.pkg.part(part))
+    return effect == c['effect'], {'transition': effect}
+
+
+@kind('impress.slide_size')
+@on_deck
+def impress_slide_size(d, part, c):
+    width, height = slide_size_of(d)
+    tol = c.get('tolerance', 0.05)
+    near = lambda a, b: b is None or abs(a - b) <= tol
+    orientation = 'portrait' if width < height else 'landscape'
+    ok = near(width, c.get('width')) and near(height, c.get('height')) and \
+        (c.get('orientation') is None or c['orientation'] == orientation)
+    return ok, {'width': width, 'height': height, 'orientation': orientation}
+
+
+def within(v, r):
+    return r is None or ((r.get('min') is None or v >= r['min'] - 1e-6) and (r.get('max') is None or v <= r['max'] + 1e-6))
+
+
+@kind('impress.shape_box')
+@on_deck
+def impress_shape_box(d, part, c):
+    box = shape_box(d, part, c['shape'], c.get('nth', 1))
+    if box is None:
+        return False, {'error': 'no %s number %d on the slide' % (c['shape'], c.get('nth', 1))}
+    ok = (within(box['x'], c.get('x')) and within(box['y'], c.get('y')) and within(box['w'], c.get('w')) and
+          within(box['h'], c.get('h')) and within(box['x'] + box['w'], c.get('right')) and
+          within(box['y'] + box['h'], c.get('bottom')))
+    return ok, box
+
+
+@kind('impress.pdf')
+def impress_pdf(env, c):
+    data = env.read(c['path'])
+    if data is None:
+        return False, {'error': '%s does not exist' % c['path']}
+    text = data.decode('latin-1')
+    if not text.startswith('%PDF-'):
+        return False, {'error': 'not a PDF', 'bytes': len(data)}
+    pages = len(re.findall(r'/Type\s*/Page(?![A-Za-z])', text))
+    return c.get('pages') is None or pages == c['pages'], {'pages': pages}

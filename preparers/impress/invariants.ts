@@ -12,13 +12,15 @@ import {
   slideXml,
   spTree,
 } from './deck.ts';
+import { backgroundOf, isHidden, transitionOf } from './design.ts';
 import { FontResolver } from './fonts.ts';
 
 /**
  * "Nothing else changed" in a deck. A slide's snapshot is what a viewer sees: title, body text,
  * notes, pictures and tables, and the fonts of the title and body runs (each distinct
  * "font/size/b/i/colour" once, sorted; black and the
- * inherited colour are one, as LibreOffice writes the inherited black explicitly). The check `impress.unchanged` gives the deck's slide
+ * inherited colour are one, as LibreOffice writes the inherited black explicitly), whether it is
+ * hidden, its background colour and its transition. The check `impress.unchanged` gives the deck's slide
  * count and, for each slide the oracle kept (at its position in the solved deck), every field the
  * oracle left as it was; a field the task changes (the body font of the target slide) is omitted.
  */
@@ -30,6 +32,9 @@ export interface SlideSnap {
   tables: number;
   titleFont: string;
   bodyFont: string;
+  hidden: boolean;
+  background: string;
+  transition: string;
 }
 
 async function fontsOf(deck: Deck, ref: Deck['slides'][number], role: 'title' | 'body'): Promise<string> {
@@ -53,7 +58,8 @@ async function fontsOf(deck: Deck, ref: Deck['slides'][number], role: 'title' | 
 export async function snapSlides(deck: Deck): Promise<SlideSnap[]> {
   const out: SlideSnap[] = [];
   for (const ref of deck.slides) {
-    const tree = spTree(await slideXml(deck, ref));
+    const root = await slideXml(deck, ref);
+    const tree = spTree(root);
     const all = shapes(tree);
     out.push({
       title: (await slideTitle(deck, ref)).trim(),
@@ -67,6 +73,9 @@ export async function snapSlides(deck: Deck): Promise<SlideSnap[]> {
       tables: all.filter((s) => s.name === 'p:graphicFrame' && s.descendants('a:tbl').length > 0).length,
       titleFont: await fontsOf(deck, ref, 'title'),
       bodyFont: await fontsOf(deck, ref, 'body'),
+      hidden: isHidden(root),
+      background: await backgroundOf(deck, ref),
+      transition: transitionOf(root),
     });
   }
   return out;

@@ -26,6 +26,20 @@ export const impressOsworld: Record<string, OsworldMapper> = {
     unmapped(
       'compare_pptx_files never reads a shape type, so a picture is not told apart from any other shape',
     ),
+  // compare_pptx_files compares each slide's background colour (examine_background_color).
+  'impress.background': impressDeck,
+  'impress.hidden': () => unmapped('compare_pptx_files never reads whether a slide is hidden (show="0")'),
+  'impress.transition': () =>
+    unmapped(
+      'check_transition opens ppt/slides/slide<N>.xml by part name, which need not be the Nth slide in presentation order',
+    ),
+  'impress.slide_size': () =>
+    unmapped('check_slide_orientation_Portrait tests portrait only; this check reads the size in inches'),
+  'impress.shape_box': () =>
+    unmapped(
+      'compare_pptx_files examines exact geometry of every shape (or none); this check bounds one object',
+    ),
+  'impress.pdf': () => unmapped('no OSWorld metric counts the pages of an exported PDF'),
   'impress.table': () =>
     unmapped('compare_pptx_files compares table dimensions and run formatting, not the cell text'),
 };

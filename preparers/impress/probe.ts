@@ -12,8 +12,10 @@ import {
   slideXml,
   spTree,
 } from './deck.ts';
+import { backgroundOf, isHidden, shapeBox, slideSize, transitionOf } from './design.ts';
 import { type EffectiveFont, FontResolver } from './fonts.ts';
 import { probeImpressUnchanged } from './invariants.ts';
+import { pdfPageCount } from './pdf.ts';
 import type { ImpressCheck } from './schema.ts';
 
 /** OOXML slide-layout types and the layout ids of our schema they amount to. */
@@ -45,7 +47,13 @@ function tableCells(frame: ReturnType<typeof shapes>[number]): string[][] | unde
     );
 }
 
-async function probeOne(deck: Deck, check: ImpressCheck): Promise<ProbeResult> {
+type DeckCheck = Exclude<ImpressCheck, { kind: 'impress.pdf' }>;
+
+const within = (v: number, r: { min?: number; max?: number } | undefined) =>
+  r === undefined ||
+  ((r.min === undefined || v >= r.min - 1e-6) && (r.max === undefined || v <= r.max + 1e-6));
+
+async function probeOne(deck: Deck, check: DeckCheck): Promise<ProbeResult> {
   const slide = 'slide' in check && check.slide !== undefined ? deck.slides[check.slide - 1] : undefined;
   if ('slide' in check && check.slide !== undefined && !slide) {
     return {
@@ -81,7 +89,8 @@ async function probeOne(deck: Deck, check: ImpressCheck): Promise<ProbeResult> {
     }
     case 'impress.notes': {
       const text = await notesText(deck, slide!);
-      return { pass: text.includes(check.text), observed: { notes: clip(text, 300) } };
+      const pass = check.exact ? text.trim() === check.text.trim() : text.includes(check.text);
+      return { pass, observed: { notes: clip(text, 300) } };
     }
     case 'impress.order': {
       const all = await titles(deck);
@@ -122,6 +131,42 @@ async function probeOne(deck: Deck, check: ImpressCheck): Promise<ProbeResult> {
     }
     case 'impress.unchanged':
       return probeImpressUnchanged(deck, check);
+    case 'impress.hidden': {
+      const hidden = isHidden(await slideXml(deck, slide!));
+      return { pass: hidden === check.hidden, observed: { hidden } };
+    }
+    case 'impress.background': {
+      const color = await backgroundOf(deck, slide!);
+      return { pass: color === check.color.toUpperCase(), observed: { background: color || 'default' } };
+    }
+    case 'impress.transition': {
+      const effect = transitionOf(await slideXml(deck, slide!));
+      return { pass: effect === check.effect, observed: { transition: effect } };
+    }
+    case 'impress.slide_size': {
+      const { width, height } = slideSize(deck.presentation);
+      const near = (a: number, b: number | undefined) =>
+        b === undefined || Math.abs(a - b) <= check.tolerance;
+      const orientation = width < height ? 'portrait' : 'landscape';
+      const pass =
+        near(width, check.width) &&
+        near(height, check.height) &&
+        (check.orientation === undefined || check.orientation === orientation);
+      return { pass, observed: { width, height, orientation } };
+    }
+    case 'impress.shape_box': {
+      const box = await shapeBox(deck, slide!, check.shape, check.nth);
+      if (!box)
+        return { pass: false, observed: { error: `no ${check.shape} number ${check.nth} on the slide` } };
+      const pass =
+        within(box.x, check.x) &&
+        within(box.y, check.y) &&
+        within(box.w, check.w) &&
+        within(box.h, check.h) &&
+        within(box.x + box.w, check.right) &&
+        within(box.y + box.h, check.bottom);
+      return { pass, observed: box };
+    }
     case 'impress.layout': {
       const part = (await deck.pkg.related(slide!.part, 'slideLayout'))[0]?.target;
       const root = part ? await deck.pkg.partIfExists(part) : undefined;
@@ -152,5 +197,12 @@ async function probeOne(deck: Deck, check: ImpressCheck): Promise<ProbeResult> {
 }
 
 export async function probeImpress(files: FileMap, check: ImpressCheck): Promise<ProbeResult> {
+  if (check.kind === 'impress.pdf') {
+    const bytes = files[check.path];
+    if (!bytes) return { pass: false, observed: { error: `${check.path} does not exist` } };
+    const pages = pdfPageCount(bytes);
+    if (pages === undefined) return { pass: false, observed: { error: 'not a PDF', bytes: bytes.length } };
+    return { pass: check.pages === undefined || pages === check.pages, observed: { pages } };
+  }
   return probeOne(await openPptx(files, check.file), check);
 }

@@ -200,6 +200,51 @@ export function impressScenario(file: string): { doc: ImpressDoc; cases: Impress
         { kind: 'impress.slide_body', slide: 6, bullets: ['Thanks', 'Questions'] },
       ],
     },
+    {
+      edits: [{ op: 'impress.hide_slide', slide: 3 }],
+      checks: [{ kind: 'impress.hidden', slide: 3 }],
+    },
+    {
+      edits: [{ op: 'impress.set_background', slide: 2, color: '1F4E79' }],
+      checks: [{ kind: 'impress.background', slide: 2, color: '1f4e79' }],
+    },
+    {
+      edits: [
+        { op: 'impress.set_transition', slide: 2, effect: 'dissolve' },
+        { op: 'impress.set_transition', slide: 4, effect: 'push' },
+      ],
+      checks: [
+        { kind: 'impress.transition', slide: 2, effect: 'dissolve' },
+        { kind: 'impress.transition', slide: 4, effect: 'push' },
+      ],
+    },
+    {
+      edits: [{ op: 'impress.set_slide_size', width: 8.268, height: 11.693 }],
+      checks: [{ kind: 'impress.slide_size', width: 8.268, height: 11.693, orientation: 'portrait' }],
+    },
+    {
+      edits: [
+        { op: 'impress.move_shape', slide: 5, shape: 'picture', x: 0.5, y: 3.5 },
+        { op: 'impress.move_shape', slide: 5, shape: 'table', w: 6, h: 2.5 },
+        { op: 'impress.move_shape', slide: 2, shape: 'title', y: 4.5 },
+      ],
+      checks: [
+        { kind: 'impress.shape_box', slide: 5, shape: 'picture', x: { max: 0.55 }, bottom: { min: 4.95 } },
+        { kind: 'impress.shape_box', slide: 5, shape: 'table', w: { min: 5.95, max: 6.05 } },
+        { kind: 'impress.shape_box', slide: 2, shape: 'title', y: { min: 4.45 } },
+      ],
+    },
+    {
+      edits: [
+        { op: 'impress.duplicate_slide', slide: 2 },
+        { op: 'impress.set_title', slide: 3, text: 'Agenda (copy)' },
+      ],
+      checks: [
+        { kind: 'impress.slide_count', count: 7 },
+        { kind: 'impress.slide_title', slide: 3, text: 'Agenda (copy)', exact: true },
+        { kind: 'impress.order', titles: ['Agenda', 'Agenda (copy)', 'Compare'] },
+      ],
+    },
   ];
   return {
     doc,

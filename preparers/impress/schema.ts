@@ -84,6 +84,7 @@ export const slideSchema = z
     tables: z.array(tableSchema).default([]),
     titleFont: fontSchema.optional(),
     bodyFont: fontSchema.optional(),
+    hidden: z.boolean().optional().describe('Hidden from the slide show (kept in the file).'),
   })
   .describe('One slide.');
 export type SlideSpec = z.infer<typeof slideSchema>;
@@ -94,6 +95,31 @@ export const docSchema = z
 export type ImpressDoc = z.infer<typeof docSchema>;
 
 const target = z.enum(['title', 'body']).describe('Which placeholder: the title or the body (bullets).');
+
+/** Slide transitions of the PresentationML namespace (LibreOffice writes these as plain p: elements). */
+export const TRANSITIONS = ['fade', 'push', 'wipe', 'cover', 'split', 'dissolve'] as const;
+const effect = z
+  .enum(TRANSITIONS)
+  .describe(
+    'Transition effect, by its PresentationML element name (fade, push, wipe, cover, split, dissolve).',
+  );
+
+/** Objects a shape check or move can address on a slide. */
+export const SHAPE_KINDS = ['picture', 'table', 'title', 'body'] as const;
+const shapeRef = {
+  shape: z.enum(SHAPE_KINDS).describe('Which object: a picture, a table, or the title/body placeholder.'),
+  nth: z.number().int().min(1).default(1).describe('1-based index among the slide objects of that kind.'),
+};
+
+const pdfPath = z
+  .string()
+  .min(1)
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.pdf$/i, 'a home-relative path ending in .pdf, without ..')
+  .describe('Home-relative path of the exported PDF, e.g. "Documents/handouts/deck.pdf".');
+
+const range = z
+  .strictObject({ min: z.number().optional(), max: z.number().optional() })
+  .describe('Inclusive bounds in inches; either may be omitted.');
 
 export const editSchema = z.discriminatedUnion('op', [
   z
@@ -142,6 +168,58 @@ export const editSchema = z.discriminatedUnion('op', [
   z
     .strictObject({ op: z.literal('impress.set_layout'), file, slide, layout })
     .describe("Switch the slide's layout (its placeholders keep their content)."),
+  z
+    .strictObject({ op: z.literal('impress.duplicate_slide'), file, slide })
+    .describe('Duplicate a slide (with its notes); the copy follows the original.'),
+  z
+    .strictObject({
+      op: z.literal('impress.hide_slide'),
+      file,
+      slide,
+      hidden: z.boolean().default(true).describe('false shows a hidden slide again.'),
+    })
+    .describe('Hide a slide from the slide show (it stays in the file).'),
+  z
+    .strictObject({
+      op: z.literal('impress.set_background'),
+      file,
+      slide: slide.optional().describe('Omit to colour every slide.'),
+      color,
+    })
+    .describe("A solid background colour on a slide's own background."),
+  z
+    .strictObject({
+      op: z.literal('impress.set_transition'),
+      file,
+      slide: slide.optional().describe('Omit to give every slide the transition.'),
+      effect: effect.or(z.literal('none')),
+    })
+    .describe('The transition shown when the slide appears.'),
+  z
+    .strictObject({
+      op: z.literal('impress.set_slide_size'),
+      file,
+      width: z.number().min(1).max(56).describe('Slide width in inches.'),
+      height: z.number().min(1).max(56).describe('Slide height in inches.'),
+    })
+    .describe('Page size of every slide (objects keep their positions).'),
+  z
+    .strictObject({
+      op: z.literal('impress.move_shape'),
+      file,
+      slide,
+      ...shapeRef,
+      x: z.number().min(0).max(56).optional().describe('New left edge, inches.'),
+      y: z.number().min(0).max(56).optional().describe('New top edge, inches.'),
+      w: z.number().positive().max(56).optional().describe('New width, inches.'),
+      h: z.number().positive().max(56).optional().describe('New height, inches.'),
+    })
+    .describe('Move and/or resize one object of a slide.'),
+  z
+    .strictObject({ op: z.literal('impress.export_pdf'), file, to: pdfPath })
+    .describe(
+      'Export the deck as PDF (one page per slide that is not hidden), as File > Export as PDF does.',
+    ),
 ]);
 export type ImpressEdit = z.infer<typeof editSchema>;
 
@@ -181,8 +259,17 @@ export const checkSchema = z.discriminatedUnion('kind', [
     })
     .describe("The slide's body placeholders hold these bullets."),
   z
-    .strictObject({ kind: z.literal('impress.notes'), file, slide, text: z.string().min(1) })
-    .describe('Notes contain the text.'),
+    .strictObject({
+      kind: z.literal('impress.notes'),
+      file,
+      slide,
+      text: z.string().min(1),
+      exact: z
+        .boolean()
+        .default(false)
+        .describe('Notes must equal the text (trimmed) instead of containing it.'),
+    })
+    .describe('Notes contain (or equal) the text.'),
   z
     .strictObject({ kind: z.literal('impress.order'), file, titles: z.array(z.string().min(1)).min(2) })
     .describe('Slides titled with these texts (contains) appear in this order.'),
@@ -214,6 +301,53 @@ export const checkSchema = z.discriminatedUnion('kind', [
       "The slide uses this layout (its layout part's name, or its type: secHead, title, obj, twoObj, blank).",
     ),
   z
+    .strictObject({ kind: z.literal('impress.hidden'), file, slide, hidden: z.boolean().default(true) })
+    .describe('The slide is hidden from the slide show (or, with hidden: false, shown).'),
+  z
+    .strictObject({ kind: z.literal('impress.background'), file, slide, color })
+    .describe(
+      "The slide's background is this solid colour (the slide's own, else its layout's, else its master's).",
+    ),
+  z
+    .strictObject({
+      kind: z.literal('impress.transition'),
+      file,
+      slide,
+      effect: effect.or(z.literal('none')),
+    })
+    .describe('The slide appears with this transition effect (none: no effect).'),
+  z
+    .strictObject({
+      kind: z.literal('impress.slide_size'),
+      file,
+      width: z.number().positive().optional().describe('Width in inches.'),
+      height: z.number().positive().optional().describe('Height in inches.'),
+      orientation: z.enum(['portrait', 'landscape']).optional(),
+      tolerance: z.number().min(0).default(0.05).describe('Allowed difference in inches.'),
+    })
+    .describe('The slide size (and/or orientation) of the deck.'),
+  z
+    .strictObject({
+      kind: z.literal('impress.shape_box'),
+      file,
+      slide,
+      ...shapeRef,
+      x: range.optional().describe('Left edge.'),
+      y: range.optional().describe('Top edge.'),
+      w: range.optional().describe('Width.'),
+      h: range.optional().describe('Height.'),
+      right: range.optional().describe('Right edge (x + w).'),
+      bottom: range.optional().describe('Bottom edge (y + h).'),
+    })
+    .describe("An object's position and size on the slide lie within these bounds (inches)."),
+  z
+    .strictObject({
+      kind: z.literal('impress.pdf'),
+      path: pdfPath,
+      pages: z.number().int().min(1).optional().describe('Exact number of pages.'),
+    })
+    .describe('A PDF file exists at the path (a real PDF, not a renamed deck) with this many pages.'),
+  z
     .strictObject({
       kind: z.literal('impress.unchanged'),
       file,
@@ -229,6 +363,9 @@ export const checkSchema = z.discriminatedUnion('kind', [
             tables: z.number().int().min(0).optional(),
             titleFont: z.string().optional(),
             bodyFont: z.string().optional(),
+            hidden: z.boolean().optional(),
+            background: z.string().optional(),
+            transition: z.string().optional(),
           }),
         )
         .describe('Slides (1-based position) and the fields of each that must be exactly as given.'),
