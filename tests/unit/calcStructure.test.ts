@@ -189,6 +189,29 @@ describe('calc structure and export kinds', () => {
     );
   });
 
+  test('a number format on part of a column changes only those cells', async () => {
+    const initial = await calcPreparer.build(FILE, calcPreparer.docSchema.parse(doc));
+    const edit = { op: 'calc.set_number_format', file: FILE, sheet: 'Staff', range: 'B2:B3', numFmt: '0.0' };
+    const solved = await calcPreparer.apply(initial, [calcPreparer.editSchema.parse(edit)]);
+    const format = (range: string) =>
+      calcPreparer.probe(
+        solved,
+        calcPreparer.checkSchema.parse({
+          kind: 'calc.number_format',
+          file: FILE,
+          sheet: 'Staff',
+          range,
+          numFmt: '0.0',
+        }),
+      );
+    assert.equal((await format('B2:B3')).pass, true);
+    assert.equal(
+      (await format('B4')).pass,
+      false,
+      'B4 shares the column style and must keep its currency format',
+    );
+  });
+
   test('bad input is refused with the field named', () => {
     assert.throws(
       () =>
