@@ -1,8 +1,9 @@
 import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import type { FileMap } from '../types.ts';
-import { cellsOf, colToNum, parseCell, parseRange, quoteSheet, type Range } from './a1.ts';
+import { cellName, cellsOf, colToNum, parseCell, parseRange, quoteSheet, type Range } from './a1.ts';
 import { readCharts, specOf } from './charts.ts';
+import { sheetToCsv } from './csv.ts';
 import { shiftFormula } from './formula.ts';
 import { finishXlsx } from './package.ts';
 import type { CalcEdit, ChartSpec } from './schema.ts';
@@ -33,7 +34,7 @@ export async function applyCalcEdits(files: FileMap, edits: CalcEdit[]): Promise
     if (!bytes) throw new Error(`calc edit names ${file}, which is not among the task files`);
     const charts = (await readCharts(await JSZip.loadAsync(bytes))).flatMap((c) => specOf(c) ?? []);
     const wb = await loadWorkbook(bytes, file);
-    const state: EditState = { wb, charts, pinned: new Set() };
+    const state: EditState = { wb, charts, pinned: new Set(), exports: [] };
     for (const edit of fileEdits) {
       try {
         applyOne(state, edit);
@@ -43,6 +44,9 @@ export async function applyCalcEdits(files: FileMap, edits: CalcEdit[]): Promise
     }
     recalculate(wb, state.pinned);
     out[file] = await finishXlsx(await saveWorkbook(wb), state.charts);
+    // Exports are written from the recalculated sheet, as the application writes what it shows.
+    for (const { sheet, to } of state.exports)
+      out[to] = new TextEncoder().encode(sheetToCsv(requireSheet(wb, sheet)));
   }
   return out;
 }
@@ -51,6 +55,8 @@ interface EditState {
   wb: ExcelJS.Workbook;
   charts: ChartSpec[];
   pinned: Set<string>;
+  /** CSV files to write once the workbook is recalculated. */
+  exports: { sheet: string; to: string }[];
 }
 
 interface Snapshot {
@@ -335,6 +341,56 @@ function applyOne(state: EditState, edit: CalcEdit): void {
     }
     case 'calc.set_column_width':
       requireSheet(wb, edit.sheet).getColumn(edit.column).width = edit.width;
+      return;
+    case 'calc.hide_columns': {
+      const ws = requireSheet(wb, edit.sheet);
+      for (const c of edit.columns) ws.getColumn(c).hidden = edit.hidden;
+      return;
+    }
+    case 'calc.define_name': {
+      const ws = requireSheet(wb, edit.sheet);
+      const r = parseRange(edit.range);
+      const abs = (row: number, col: number) => cellName(row, col).replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2');
+      // exceljs keeps names as a cell matrix; its model is the list of names with their ranges.
+      const names = wb.definedNames as unknown as { model: { name: string; ranges: string[] }[] };
+      names.model = [
+        ...names.model.filter((n) => n.name.toLowerCase() !== edit.name.toLowerCase()),
+        {
+          name: edit.name,
+          ranges: [`${quoteSheet(ws.name)}!${abs(r.top, r.left)}:${abs(r.bottom, r.right)}`],
+        },
+      ];
+      return;
+    }
+    case 'calc.data_validation': {
+      const ws = requireSheet(wb, edit.sheet);
+      (
+        ws as unknown as { dataValidations: { add(ref: string, v: ExcelJS.DataValidation): void } }
+      ).dataValidations.add(edit.range, {
+        type: 'list',
+        allowBlank: true,
+        formulae: [`"${edit.list.join(',')}"`],
+        showErrorMessage: true,
+      });
+      return;
+    }
+    case 'calc.set_print_area':
+      requireSheet(wb, edit.sheet).pageSetup.printArea = edit.range.includes(':')
+        ? edit.range
+        : `${edit.range}:${edit.range}`;
+      return;
+    case 'calc.move_sheet': {
+      const ws = requireSheet(wb, edit.sheet);
+      const ordered = [...wb.worksheets].filter((w) => w !== ws);
+      ordered.splice(Math.min(edit.position, ordered.length), 0, ws);
+      ordered.forEach((w, i) => {
+        (w as unknown as { orderNo: number }).orderNo = i;
+      });
+      return;
+    }
+    case 'calc.export_csv':
+      requireSheet(wb, edit.sheet);
+      state.exports.push({ sheet: edit.sheet, to: edit.to });
       return;
   }
 }

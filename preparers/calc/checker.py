@@ -1016,3 +1016,252 @@ def calc_rows_hidden(env, ws, c):
 @on_sheet
 def calc_merged(env, ws, c):
     return any(same_range(m, c['range']) for m in ws.merges), {'merges': ws.merges}
+
+
+# ---- structure: hidden columns, widths, names, print ranges, list validations (preparers/calc/structure.ts) ----
+
+def sheet_root(ws):
+    return ws.book.pkg.part(ws.path)
+
+
+def col_infos(root):
+    out = []
+    for c in descendants(root, 'col'):
+        try:
+            w = float(c.get('width')) if c.get('width') is not None else None
+        except ValueError:
+            w = None
+        if w is not None and not math.isfinite(w):
+            w = None
+        out.append({'min': int(float(c.get('min') or 0)), 'max': int(float(c.get('max') or 0)),
+                    'width': w, 'hidden': c.get('hidden') in ('1', 'true')})
+    return out
+
+
+def col_at(root, letters):
+    n = col_to_num(letters)
+    return next((c for c in col_infos(root) if c['min'] <= n <= c['max']), None)
+
+
+@kind('calc.columns_hidden')
+@on_sheet
+def calc_columns_hidden(env, ws, c):
+    root = sheet_root(ws)
+    states = [{'column': col, 'hidden': (col_at(root, col) or {}).get('hidden') is True} for col in c['columns']]
+    want = c.get('hidden', True)
+    return all(s['hidden'] == want for s in states), {'columns': states}
+
+
+@kind('calc.column_width')
+@on_sheet
+def calc_column_width(env, ws, c):
+    info = col_at(sheet_root(ws), c['column'])
+    width = info['width'] if info else None
+    ok = width is not None and (c.get('min') is None or width >= c['min']) and (c.get('max') is None or width <= c['max'])
+    return ok, {'column': c['column'], 'width': width}
+
+
+def parse_area(ref):
+    m = re.match(r"^(?:'((?:[^']|'')+)'|([^!'\"]+))!(.+)$", js_trim(ref))
+    raw = (m.group(3) if m else js_trim(ref)).replace('$', '')
+    if not re.match(r'^[A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?\Z', raw, re.I):
+        return None
+    sheet = (m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)) if m else None
+    return {'sheet': sheet, 'range': range_name(parse_range(raw.upper()))}
+
+
+def defined_names(env, rel):
+    root = package(env, rel).part_if_exists('xl/workbook.xml')
+    if root is None:
+        return [], []
+    sheets = [s.get('name') or '' for s in descendants(root, 'sheet')]
+    names = []
+    for d in descendants(root, 'definedName'):
+        local_id = d.get('localSheetId')
+        names.append({'name': d.get('name') or '', 'localSheetId': int(local_id) if local_id is not None else None,
+                      'ref': js_trim(all_text(d))})
+    return names, sheets
+
+
+def same_sheet(a, b):
+    return a is not None and a.lower() == b.lower()
+
+
+@kind('calc.named_range')
+def calc_named_range(env, c):
+    names, _ = defined_names(env, c['file'])
+    user = [n for n in names if not n['name'].lower().startswith('_xlnm.')]
+    want = range_name(parse_range(c['range']))
+
+    def fits(n):
+        if n['name'].lower() != c['name'].lower():
+            return False
+        area = parse_area(n['ref'])
+        return area is not None and same_sheet(area['sheet'], c['sheet']) and area['range'] == want
+    return any(fits(n) for n in user), {'names': [{'name': n['name'], 'ref': n['ref']} for n in user[:20]]}
+
+
+@kind('calc.print_area')
+@on_sheet
+def calc_print_area(env, ws, c):
+    names, sheets = defined_names(env, c['file'])
+    index = next((i for i, s in enumerate(sheets) if s.lower() == c['sheet'].lower()), -1)
+    area = next((n for n in names if n['name'].lower() == '_xlnm.print_area' and n['localSheetId'] == index), None)
+    if area is None:
+        return False, {'printArea': None}
+    parts = [parse_area(p) for p in area['ref'].split(',')]
+    want = range_name(parse_range(c['range']))
+    ok = len(parts) == 1 and parts[0] is not None and parts[0]['range'] == want and same_sheet(parts[0]['sheet'], c['sheet'])
+    return ok, {'printArea': area['ref']}
+
+
+def areas_of(sqref):
+    out = []
+    for a in [x for x in re.split(r'\s+', sqref) if x]:
+        area = parse_area(a)
+        if area:
+            out.append(parse_range(area['range']))
+    return out
+
+
+def inside(r, row, col):
+    return r[0] <= row <= r[2] and r[1] <= col <= r[3]
+
+
+def list_entries(env, formula, book, sheet):
+    f = re.sub(r'^=', '', js_trim(formula))
+    if f.startswith('"') and f.endswith('"') and len(f) >= 2:
+        return [js_trim(s) for s in f[1:-1].split(',')]
+    area = parse_area(f)
+    if not area:
+        return None
+    ws = book.find(area['sheet'] if area['sheet'] is not None else sheet)
+    if ws is None:
+        return None
+    ws.load()
+    r = parse_range(area['range'])
+    out = []
+    for row in range(r[0], r[2] + 1):
+        for col in range(r[1], r[3] + 1):
+            s = js_trim(display(ws.value(row, col)))
+            if s != '':
+                out.append(s)
+    return out
+
+
+@kind('calc.validation')
+@on_sheet
+def calc_validation(env, ws, c):
+    target = parse_range(c['range'])
+    rules = []
+    for dv in descendants(sheet_root(ws), 'dataValidation'):
+        sq = attr(dv, 'sqref')
+        if sq is None:
+            els = descendants(dv, 'sqref')
+            sq = all_text(els[0]) if els else ''
+        f1 = descendants(dv, 'formula1')
+        rules.append({'type': attr(dv, 'type') or 'none', 'areas': areas_of(js_trim(sq)), 'sqref': js_trim(sq),
+                      'entries': list_entries(env, all_text(f1[0]), ws.book, ws.name) if f1 else None})
+    seen = [{'type': r['type'], 'sqref': r['sqref'], 'list': r['entries']} for r in rules[:10]]
+    want = c.get('list')
+
+    def offers(r):
+        if want is None:
+            return True
+        e = r['entries']
+        return e is not None and len(e) == len(want) and sorted(e) == sorted(js_trim(s) for s in want)
+    lists = [r for r in rules if r['type'] == 'list' and offers(r)]
+    missing = []
+    for row in range(target[0], target[2] + 1):
+        for col in range(target[1], target[3] + 1):
+            if not any(inside(a, row, col) for r in lists for a in r['areas']):
+                missing.append('%s%d' % (num_to_col(col), row))
+    header = []
+    if target[0] > 1:
+        for col in range(target[1], target[3] + 1):
+            if any(r['type'] != 'none' and inside(a, target[0] - 1, col) for r in rules for a in r['areas']):
+                header.append('%s%d' % (num_to_col(col), target[0] - 1))
+    observed = {'validations': seen}
+    if missing:
+        observed['missing'] = missing[:8]
+    if header:
+        observed['header'] = header
+    return not missing and not header, observed
+
+
+# ---- CSV files (preparers/calc/csv.ts) ----
+
+def parse_csv(text):
+    src = text[1:] if text.startswith('\ufeff') else text
+    rows, row, cur, quoted, i = [], [], '', False, 0
+    while i < len(src):
+        ch = src[i]
+        if quoted:
+            if ch == '"' and src[i + 1:i + 2] == '"':
+                cur += '"'
+                i += 1
+            elif ch == '"':
+                quoted = False
+            else:
+                cur += ch
+        elif ch == '"':
+            quoted = True
+        elif ch == ',':
+            row.append(cur)
+            cur = ''
+        elif ch in '\r\n':
+            if ch == '\r' and src[i + 1:i + 2] == '\n':
+                i += 1
+            row.append(cur)
+            rows.append(row)
+            row, cur = [], ''
+        else:
+            cur += ch
+        i += 1
+    if cur != '' or row:
+        row.append(cur)
+        rows.append(row)
+    return rows
+
+
+def csv_number(s):
+    bare = re.sub(r'[$€£,\s]', '', js_trim(s))
+    return float(bare) if re.match(r'^-?[0-9]+(\.[0-9]+)?\Z', bare) else None
+
+
+def same_csv_field(actual, expected, tol):
+    if expected is None:
+        return js_trim(actual) == ''
+    if isinstance(expected, bool):
+        return js_trim(actual).upper() == ('TRUE' if expected else 'FALSE')
+    if isinstance(expected, (int, float)):
+        n = csv_number(actual)
+        return n is not None and abs(n - expected) <= tol
+    return js_trim(actual) == js_trim(expected)
+
+
+def trim_row(row, empty):
+    n = len(row)
+    while n > 0 and empty(row[n - 1]):
+        n -= 1
+    return row[:n]
+
+
+@kind('calc.csv_table')
+def calc_csv_table(env, c):
+    data = env.read(c['path'])
+    if data is None:
+        return False, {'error': 'file %s does not exist' % c['path']}
+    rows = [trim_row(r, lambda v: js_trim(v) == '') for r in parse_csv(data.decode('utf-8', 'replace'))]
+    while rows and len(rows[-1]) == 0:
+        rows.pop()
+    want = [trim_row(r, lambda v: v is None or v == '') for r in c['rows']]
+    seen = {'rows': len(rows), 'first': rows[:3]}
+    if len(rows) != len(want):
+        return False, dict(seen, expectedRows=len(want))
+    tol = c.get('tolerance', 0.005)
+    for i, row in enumerate(want):
+        got = rows[i]
+        if not (len(row) == len(got) and all(same_csv_field(got[j], v, tol) for j, v in enumerate(row))):
+            return False, dict(seen, row=i + 1, got=got, expected=row)
+    return True, seen

@@ -58,7 +58,12 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
 function bulkCalc(edits: CalcEdit[]): CalcEdit[] | undefined {
   let widened = false;
   const out = edits.map((e) => {
-    if (e.op !== 'calc.set_number_format' && e.op !== 'calc.set_style' && e.op !== 'calc.conditional_format')
+    if (
+      e.op !== 'calc.set_number_format' &&
+      e.op !== 'calc.set_style' &&
+      e.op !== 'calc.conditional_format' &&
+      e.op !== 'calc.data_validation'
+    )
       return e;
     const r = parseRange(e.range);
     widened = true;

@@ -123,4 +123,16 @@ export const calcOsworld: Record<string, OsworldMapper> = {
   'calc.rows_hidden': () =>
     unmapped('row_props compares every row property with gold, stricter than this check'),
   'calc.merged': () => unmapped('no OSWorld rule tests one merged range'),
+  'calc.columns_hidden': () =>
+    unmapped('col_props compares every column property with gold, stricter than this check'),
+  'calc.column_width': () =>
+    unmapped('col_props compares exact widths with gold; this check accepts a range of widths'),
+  'calc.named_range': () => unmapped('no compare_table rule reads defined names'),
+  'calc.print_area': () => unmapped('no compare_table rule reads the print range'),
+  'calc.validation': () =>
+    unmapped('data_validation rules compare every validation property with gold; this check reads the list'),
+  'calc.csv_table': () =>
+    unmapped(
+      'compare_csv compares the text line by line; this check accepts numbers shown with currency or separators',
+    ),
 };

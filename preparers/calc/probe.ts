@@ -5,12 +5,20 @@ import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, cellsOf, colToNum, parseRange, type Range, splitSheetRef } from './a1.ts';
 import { readCharts } from './charts.ts';
 import { probeConditionalFormat } from './conditionalCheck.ts';
+import { probeCsvTable } from './csv.ts';
 import { probeFormula, probeFormulaRange } from './formulaCheck.ts';
 import { probeUnchanged } from './invariants.ts';
 import type { CalcCheck } from './schema.ts';
+import {
+  probeColumnsHidden,
+  probeColumnWidth,
+  probeNamedRange,
+  probePrintArea,
+  probeValidation,
+} from './structure.ts';
 import { fillOf, formatCategory } from './styles.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
-import { attr, findAll, parseXml, readPart, sheetParts, text } from './xml.ts';
+import { parseXml, readPart, sheetParts } from './xml.ts';
 
 /**
  * Evaluates rubric checks on real xlsx bytes, written by us or saved by LibreOffice. Cell data
@@ -87,6 +95,7 @@ async function sheetXml(zip: JSZip, sheet: string): Promise<string | undefined> 
 }
 
 export async function probeCalc(files: FileMap, check: CalcCheck): Promise<ProbeResult> {
+  if (check.kind === 'calc.csv_table') return probeCsvTable(files, check);
   const bytes = files[check.file];
   if (!bytes) return fail({ error: `file ${check.file} does not exist`, files: Object.keys(files) });
   let parsed: Parsed;
@@ -97,6 +106,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
   }
   const { wb, zip } = parsed;
   const sheetNames = wb.worksheets.map((w) => w.name);
+  if (check.kind === 'calc.named_range') return probeNamedRange(zip, check);
   if (check.kind === 'calc.sheet_names') {
     return verdict(JSON.stringify(sheetNames) === JSON.stringify(check.names), { sheets: sheetNames });
   }
@@ -265,6 +275,14 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
         { rows: states },
       );
     }
+    case 'calc.columns_hidden':
+      return probeColumnsHidden(parseXml((await sheetXml(zip, ws.name)) ?? '<worksheet/>'), check);
+    case 'calc.column_width':
+      return probeColumnWidth(parseXml((await sheetXml(zip, ws.name)) ?? '<worksheet/>'), check);
+    case 'calc.print_area':
+      return probePrintArea(zip, check);
+    case 'calc.validation':
+      return probeValidation(parseXml((await sheetXml(zip, ws.name)) ?? '<worksheet/>'), wb, ws.name, check);
     case 'calc.merged': {
       const merges = ((ws.model as { merges?: string[] }).merges ?? []).map(String);
       return verdict(

@@ -17,6 +17,37 @@ const homePath = z
   )
   .describe('The workbook, as a path relative to the home directory, e.g. "Desktop/budget.xlsx".');
 
+const csvPath = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(
+    /^(?!\/)(?!.*(^|\/)\.\.(\/|$))[^\0\r\n]+\.csv$/i,
+    'a home-relative path ending in .csv, without ".."',
+  )
+  .describe('A CSV file, as a path relative to the home directory, e.g. "Documents/export.csv".');
+
+const definedName = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_.]{0,254}$/,
+    'a name of letters, digits, "_" and ".", starting with a letter or "_"',
+  )
+  .refine((n) => !/^[A-Za-z]{1,3}[0-9]+$/.test(n), 'a name cannot look like a cell reference')
+  .describe('A workbook-level range name, e.g. "Rates".');
+
+const listOptions = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^,"]+$/, 'an option without commas or double quotes'),
+  )
+  .min(1)
+  .max(50)
+  .describe('The entries of the drop-down list, in order.');
+
 export const sheetName = z
   .string()
   .min(1)
@@ -344,6 +375,50 @@ export const calcEditSchema = z
         width: z.number().min(0.5).max(255),
       })
       .strict(),
+    z
+      .object({
+        op: z.literal('calc.hide_columns'),
+        ...on,
+        columns: z.array(columnRef).min(1).max(100),
+        hidden: z.boolean().default(true).describe('false shows the columns again.'),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.define_name'),
+        file: homePath,
+        name: definedName,
+        sheet: sheetName.describe('The sheet the name refers to.'),
+        range: rangeRef,
+      })
+      .strict()
+      .describe('Defines (or redefines) a workbook-level name for a range.'),
+    z
+      .object({
+        op: z.literal('calc.data_validation'),
+        ...on,
+        range: rangeRef.describe('Cells that get the drop-down, e.g. "D2:D30".'),
+        list: listOptions,
+      })
+      .strict()
+      .describe('A list validation (a drop-down of the given entries) on every cell of the range.'),
+    z.object({ op: z.literal('calc.set_print_area'), ...on, range: rangeRef }).strict(),
+    z
+      .object({
+        op: z.literal('calc.move_sheet'),
+        file: homePath,
+        sheet: sheetName,
+        position: z.number().int().min(0).describe('0-based position among the sheets after the move.'),
+      })
+      .strict(),
+    z
+      .object({
+        op: z.literal('calc.export_csv'),
+        ...on,
+        to: csvPath.describe('The CSV file to write (comma-separated, UTF-8, values as stored).'),
+      })
+      .strict()
+      .describe("Writes the sheet's used range to a CSV file, as File > Save As > Text CSV does."),
   ])
   .describe('An oracle edit on a workbook.');
 export type CalcEdit = z.infer<typeof calcEditSchema>;
@@ -569,6 +644,65 @@ export const calcCheckSchema = z
       })
       .strict()
       .describe('Invariant: nothing on the sheet changed outside the edit region.'),
+    z
+      .object({
+        kind: z.literal('calc.columns_hidden'),
+        ...on,
+        columns: z.array(columnRef).min(1).max(100),
+        hidden: z.boolean().default(true),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.column_width'),
+        ...on,
+        column: columnRef,
+        min: z.number().min(0).optional().describe('Width at least this many characters.'),
+        max: z.number().min(0).optional().describe('Width at most this many characters.'),
+      })
+      .strict()
+      .refine((c) => c.min !== undefined || c.max !== undefined, 'give min or max'),
+    z
+      .object({
+        kind: z.literal('calc.named_range'),
+        file: homePath,
+        name: definedName,
+        sheet: sheetName.describe('The sheet the name must refer to.'),
+        range: rangeRef.describe('The range it must refer to ($ signs ignored).'),
+      })
+      .strict()
+      .describe('A defined name (case-insensitive) refers to exactly this range.'),
+    z
+      .object({
+        kind: z.literal('calc.print_area'),
+        ...on,
+        range: rangeRef.describe('The print range ($ signs ignored).'),
+      })
+      .strict()
+      .describe("The sheet's print range is exactly this one range."),
+    z
+      .object({
+        kind: z.literal('calc.validation'),
+        ...on,
+        range: rangeRef.describe(
+          'Every cell of it has a list validation; the row above it (the header) has none.',
+        ),
+        list: listOptions
+          .optional()
+          .describe('The drop-down offers exactly these entries (in any order), typed or read from cells.'),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('calc.csv_table'),
+        path: csvPath,
+        rows: z
+          .array(z.array(cellValue))
+          .describe('Expected rows, header included; numbers match "1234.5", "1,234.50" or "$1,234.50".'),
+        tolerance: z.number().min(0).default(0.005).describe('Numeric tolerance.'),
+      })
+      .strict()
+      .describe('A CSV file holds exactly these rows (trailing empty fields and lines ignored).'),
   ])
   .describe('A rubric check on a workbook.');
 export type CalcCheck = z.infer<typeof calcCheckSchema>;

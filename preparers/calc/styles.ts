@@ -38,7 +38,11 @@ export function styleRange(ws: ExcelJS.Worksheet, range: string, style: StyleCha
 }
 
 export function formatRange(ws: ExcelJS.Worksheet, range: string, numFmt: string): void {
-  for (const { row, col } of cellsOf(parseRange(range))) ws.getCell(row, col).numFmt = numFmt;
+  // A loaded workbook's cells share style objects: assign a copy, or every cell of that style changes.
+  for (const { row, col } of cellsOf(parseRange(range))) {
+    const cell = ws.getCell(row, col);
+    cell.style = { ...cell.style, numFmt };
+  }
 }
 
 /** The fill colour of a cell as 6 upper-case hex digits, or undefined when it has none. */

@@ -1,0 +1,207 @@
+import type ExcelJS from 'exceljs';
+import type JSZip from 'jszip';
+import type { ProbeResult } from '../types.ts';
+import { cellName, colToNum, parseRange, type Range, rangeName } from './a1.ts';
+import type { CalcCheck } from './schema.ts';
+import { cellValue, findSheet, type Plain } from './workbook.ts';
+import { attr, findAll, parseXml, readPart, text, type XmlNode } from './xml.ts';
+
+/**
+ * Checks on what exceljs models loosely or not at all, read from the raw parts as both LibreOffice
+ * and exceljs write them: column widths and hidden columns (`<col>`), defined names and print
+ * ranges (`<definedName>` in workbook.xml) and list validations (`<dataValidation>`, also in
+ * LibreOffice's x14 extension form).
+ */
+
+type Check<K extends CalcCheck['kind']> = Extract<CalcCheck, { kind: K }>;
+
+interface ColInfo {
+  min: number;
+  max: number;
+  width: number | undefined;
+  hidden: boolean;
+}
+
+const truthy = (v: string | undefined) => v === '1' || v === 'true';
+
+function cols(sheet: XmlNode): ColInfo[] {
+  return findAll(sheet, 'col').map((c) => {
+    const w = Number(attr(c, 'width'));
+    return {
+      min: Number(attr(c, 'min') ?? 0),
+      max: Number(attr(c, 'max') ?? 0),
+      width: attr(c, 'width') !== undefined && Number.isFinite(w) ? w : undefined,
+      hidden: truthy(attr(c, 'hidden')),
+    };
+  });
+}
+
+function colAt(sheet: XmlNode, letters: string): ColInfo | undefined {
+  const n = colToNum(letters);
+  return cols(sheet).find((c) => c.min <= n && n <= c.max);
+}
+
+export function probeColumnsHidden(sheet: XmlNode, check: Check<'calc.columns_hidden'>): ProbeResult {
+  const states = check.columns.map((c) => ({ column: c, hidden: colAt(sheet, c)?.hidden === true }));
+  return { pass: states.every((s) => s.hidden === check.hidden), observed: { columns: states } };
+}
+
+export function probeColumnWidth(sheet: XmlNode, check: Check<'calc.column_width'>): ProbeResult {
+  const width = colAt(sheet, check.column)?.width;
+  const pass =
+    width !== undefined &&
+    (check.min === undefined || width >= check.min) &&
+    (check.max === undefined || width <= check.max);
+  return { pass, observed: { column: check.column, width: width ?? null } };
+}
+
+/** One area of a reference formula: `'My Sheet'!$A$2:$A$9` → sheet and `A2:A9`. */
+export function parseArea(ref: string): { sheet: string | undefined; range: string } | undefined {
+  const m = /^(?:'((?:[^']|'')+)'|([^!'"]+))!(.+)$/.exec(ref.trim());
+  const raw = (m ? m[3] : ref.trim()).replace(/\$/g, '');
+  if (!/^[A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?$/i.test(raw)) return undefined;
+  const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
+  return { sheet, range: rangeName(parseRange(raw.toUpperCase())) };
+}
+
+interface Defined {
+  name: string;
+  localSheetId: number | undefined;
+  ref: string;
+}
+
+export async function definedNames(zip: JSZip): Promise<{ names: Defined[]; sheets: string[] }> {
+  const xml = await readPart(zip, 'xl/workbook.xml');
+  if (!xml) return { names: [], sheets: [] };
+  const root = parseXml(xml);
+  const sheets = findAll(root, 'sheet').map((s) => attr(s, 'name') ?? '');
+  const names = findAll(root, 'definedName').map((d) => {
+    const local = attr(d, 'localSheetId');
+    return {
+      name: attr(d, 'name') ?? '',
+      localSheetId: local === undefined ? undefined : Number(local),
+      ref: text(d).trim(),
+    };
+  });
+  return { names, sheets };
+}
+
+const sameSheet = (a: string | undefined, b: string) =>
+  a !== undefined && a.toLowerCase() === b.toLowerCase();
+
+export async function probeNamedRange(zip: JSZip, check: Check<'calc.named_range'>): Promise<ProbeResult> {
+  const { names } = await definedNames(zip);
+  const user = names.filter((n) => !n.name.toLowerCase().startsWith('_xlnm.'));
+  const want = rangeName(parseRange(check.range));
+  const pass = user.some((n) => {
+    if (n.name.toLowerCase() !== check.name.toLowerCase()) return false;
+    const area = parseArea(n.ref);
+    return area !== undefined && sameSheet(area.sheet, check.sheet) && area.range === want;
+  });
+  return { pass, observed: { names: user.slice(0, 20).map((n) => ({ name: n.name, ref: n.ref })) } };
+}
+
+export async function probePrintArea(zip: JSZip, check: Check<'calc.print_area'>): Promise<ProbeResult> {
+  const { names, sheets } = await definedNames(zip);
+  const index = sheets.findIndex((s) => s.toLowerCase() === check.sheet.toLowerCase());
+  const area = names.find((n) => n.name.toLowerCase() === '_xlnm.print_area' && n.localSheetId === index);
+  if (!area) return { pass: false, observed: { printArea: null } };
+  const parts = area.ref.split(',').map((p) => parseArea(p));
+  const want = rangeName(parseRange(check.range));
+  const pass =
+    parts.length === 1 &&
+    parts[0] !== undefined &&
+    parts[0].range === want &&
+    sameSheet(parts[0].sheet, check.sheet);
+  return { pass, observed: { printArea: area.ref } };
+}
+
+function areasOf(sqref: string): Range[] {
+  return sqref
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((a) => {
+      const area = parseArea(a);
+      return area ? [parseRange(area.range)] : [];
+    });
+}
+
+const inside = (r: Range, row: number, col: number) =>
+  r.top <= row && row <= r.bottom && r.left <= col && col <= r.right;
+
+function display(v: Plain): string {
+  if (v === null) return '';
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  return String(v);
+}
+
+/** The entries a list validation offers: a quoted list, or the non-empty cells of a range. */
+function listEntries(formula: string, wb: ExcelJS.Workbook, sheet: string): string[] | undefined {
+  const f = formula.trim().replace(/^=/, '');
+  if (f.startsWith('"') && f.endsWith('"') && f.length >= 2)
+    return f
+      .slice(1, -1)
+      .split(',')
+      .map((s) => s.trim());
+  const area = parseArea(f);
+  if (!area) return undefined;
+  const ws = findSheet(wb, area.sheet ?? sheet);
+  if (!ws) return undefined;
+  const r = parseRange(area.range);
+  const out: string[] = [];
+  for (let row = r.top; row <= r.bottom; row++)
+    for (let col = r.left; col <= r.right; col++) {
+      const s = display(cellValue(ws.getCell(row, col))).trim();
+      if (s !== '') out.push(s);
+    }
+  return out;
+}
+
+export function probeValidation(
+  sheet: XmlNode,
+  wb: ExcelJS.Workbook,
+  sheetName: string,
+  check: Check<'calc.validation'>,
+): ProbeResult {
+  const target = parseRange(check.range);
+  const rules = findAll(sheet, 'dataValidation').map((dv) => {
+    const sqref = attr(dv, 'sqref') ?? text(findAll(dv, 'sqref')[0]);
+    const f1 = findAll(dv, 'formula1')[0];
+    return {
+      type: attr(dv, 'type') ?? 'none',
+      areas: areasOf(sqref.trim()),
+      sqref: sqref.trim(),
+      entries: f1 ? listEntries(text(f1), wb, sheetName) : undefined,
+    };
+  });
+  const seen = rules.slice(0, 10).map((r) => ({ type: r.type, sqref: r.sqref, list: r.entries ?? null }));
+  const lists = rules.filter(
+    (r) =>
+      r.type === 'list' &&
+      (check.list === undefined ||
+        (r.entries !== undefined &&
+          r.entries.length === check.list.length &&
+          [...r.entries].sort().join('\n') ===
+            [...check.list]
+              .map((s) => s.trim())
+              .sort()
+              .join('\n'))),
+  );
+  const missing: string[] = [];
+  for (let row = target.top; row <= target.bottom; row++)
+    for (let col = target.left; col <= target.right; col++)
+      if (!lists.some((r) => r.areas.some((a) => inside(a, row, col)))) missing.push(cellName(row, col));
+  const header: string[] = [];
+  if (target.top > 1)
+    for (let col = target.left; col <= target.right; col++)
+      if (rules.some((r) => r.type !== 'none' && r.areas.some((a) => inside(a, target.top - 1, col))))
+        header.push(cellName(target.top - 1, col));
+  return {
+    pass: missing.length === 0 && header.length === 0,
+    observed: {
+      validations: seen,
+      ...(missing.length ? { missing: missing.slice(0, 8) } : {}),
+      ...(header.length ? { header } : {}),
+    },
+  };
+}
