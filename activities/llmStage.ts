@@ -3,11 +3,26 @@ import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { ActivityDeps } from './deps.ts';
 import { recordNodeRuns, rejectTask } from './taskRecords.ts';
-import { loadState, saveContext } from './taskState.ts';
+import { loadState, saveContext, type TaskState } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
 import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
 
 /** Activities on the LLM queue (I/O bound, high concurrency): authoring and the judge. */
+/** The judge's call for a task state (the floor benchmark makes the same call in process). */
+export function judgeRequest(state: TaskState, taskSeed: number) {
+  return {
+    nodeId: 'verify_judge',
+    tier: 'judge' as const,
+    messages: [
+      { role: 'system' as const, content: judgeSystem },
+      { role: 'user' as const, content: judgePrompt(state) },
+    ],
+    ...structuredOutput('judge_verdict', judgeOutput),
+    seed: deriveSeed(taskSeed, 'judge'),
+    offlineHint: judgeOfflineHint,
+  };
+}
+
 export function createLlmStageActivities(deps: ActivityDeps) {
   const llm = () => {
     if (!deps.llm) throw new Error('this worker has no LLM client: run the llm queue worker');
@@ -50,15 +65,7 @@ export function createLlmStageActivities(deps: ActivityDeps) {
       roundId: task.roundId,
       skillId: task.skillId,
       taskId: task.taskId,
-      nodeId: 'verify_judge',
-      tier: 'judge',
-      messages: [
-        { role: 'system', content: judgeSystem },
-        { role: 'user', content: judgePrompt(state) },
-      ],
-      ...structuredOutput('judge_verdict', judgeOutput),
-      seed: deriveSeed(task.taskSeed, 'judge'),
-      offlineHint: judgeOfflineHint,
+      ...judgeRequest(state, task.taskSeed),
     });
     if (!result.ok) return reject(task, result.reason, 'verify_judge', result.detail);
     const score = judgeScore(result.value);

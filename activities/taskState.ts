@@ -91,3 +91,25 @@ export async function fetchFiles(store: ObjectStore, files: Record<string, Store
   );
   return out;
 }
+
+/** Both states of a task, each distinct content written once (most files are alike in both). */
+export async function storeStates(
+  store: ObjectStore,
+  files: { initial: FileMap; solved: FileMap },
+  appOfPath: (path: string) => AppId,
+): Promise<{ initial: Record<string, StoredFile>; solved: Record<string, StoredFile> }> {
+  const initial = await storeFiles(store, files.initial, appOfPath);
+  const changed: FileMap = {};
+  const solved: Record<string, StoredFile> = {};
+  for (const [path, bytes] of Object.entries(files.solved)) {
+    const before = files.initial[path];
+    if (before && initial[path] && sameBytes(before, bytes)) solved[path] = initial[path];
+    else changed[path] = bytes;
+  }
+  Object.assign(solved, await storeFiles(store, changed, appOfPath));
+  return { initial, solved: Object.fromEntries(Object.entries(solved).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a === b || Buffer.compare(a, b) === 0;
+}
