@@ -269,7 +269,9 @@ export function packageArtifacts(state: TaskState): TaskArtifact[] {
   return out;
 }
 
-export function levelOf(ctx: Record<string, unknown>): { instructionLevel?: 'explicit' | 'natural' | 'goal' } {
+export function levelOf(ctx: Record<string, unknown>): {
+  instructionLevel?: 'explicit' | 'natural' | 'goal';
+} {
   const level = (ctx.task as { level?: unknown } | undefined)?.level;
   return level === 'explicit' || level === 'natural' || level === 'goal' ? { instructionLevel: level } : {};
 }

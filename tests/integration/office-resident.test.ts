@@ -25,7 +25,13 @@ async function books(n: number, from = 0) {
 async function assertSaved(bytes: Uint8Array, i: number): Promise<void> {
   const probe = await calcPreparer.probe(
     { 'f.xlsx': bytes },
-    calcPreparer.checkSchema.parse({ kind: 'calc.cell_value', file: 'f.xlsx', sheet: `S${i}`, cell: 'C1', value: i * 3 }),
+    calcPreparer.checkSchema.parse({
+      kind: 'calc.cell_value',
+      file: 'f.xlsx',
+      sheet: `S${i}`,
+      cell: 'C1',
+      value: i * 3,
+    }),
   );
   assert.equal(probe.pass, true, JSON.stringify(probe.observed));
 }
@@ -43,9 +49,15 @@ describe('resident LibreOffice pool over UNO', () => {
 
   test('round-trips files, reports a damaged one on its own, renders PDF', async () => {
     const files = await books(3);
-    const damaged = { name: 'Desktop/damaged.xlsx', bytes: new TextEncoder().encode('not a zip'), format: 'xlsx' as const };
+    const damaged = {
+      name: 'Desktop/damaged.xlsx',
+      bytes: new TextEncoder().encode('not a zip'),
+      format: 'xlsx' as const,
+    };
     const outcomes = await Promise.all(
-      [files[0]!, damaged, files[1]!, files[2]!].map((f) => roundTripOfficeSettled([f], pool).then((r) => r[0]!)),
+      [files[0]!, damaged, files[1]!, files[2]!].map((f) =>
+        roundTripOfficeSettled([f], pool).then((r) => r[0]!),
+      ),
     );
     assert.equal(outcomes[1]!.ok, false);
     assert.match(outcomes[1]!.ok ? '' : outcomes[1]!.error, /Desktop\/damaged\.xlsx/);
