@@ -84,6 +84,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       ...(await storeStates(deps.store, { initial, solved }, appFor)),
       verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },
       profileArchive,
+      osManifest: osManifestOf(pick(initial, OS_MANIFEST_PATH)),
     };
     await saveState(deps.store, task.taskId, state);
     await db
@@ -109,6 +110,23 @@ export function createPrepareActivities(deps: ActivityDeps) {
     );
     return { ok: true, office };
   }
+
+  // A round's taxonomy version and creation time never change: read once per process and round.
+  const roundRows = new Map<string, Promise<typeof rounds.$inferSelect | undefined>>();
+  const roundOf = (roundId: string) => {
+    let row = roundRows.get(roundId);
+    if (!row) {
+      row = db
+        .select()
+        .from(rounds)
+        .where(eq(rounds.id, roundId))
+        .then((r) => r[0]);
+      row.catch(() => roundRows.delete(roundId));
+      if (roundRows.size > 1000) roundRows.clear();
+      roundRows.set(roundId, row);
+    }
+    return row;
+  };
 
   /** Dedup (6), then the package: task.json + setup.sh in the object store, indexed in Postgres. */
   async function packageTask(task: TaskRef): Promise<StepResult> {
@@ -152,9 +170,12 @@ export function createPrepareActivities(deps: ActivityDeps) {
       );
 
     const artifacts = packageArtifacts(state);
-    const manifest = osManifestOf(await fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)));
-    const round = (await db.select().from(rounds).where(eq(rounds.id, task.roundId)))[0];
-    const cost = await taskSpend(db, task.taskId);
+    const [manifest, round, cost] = await Promise.all([
+      state.osManifest ??
+        fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)).then((f) => osManifestOf(f)),
+      roundOf(task.roundId),
+      taskSpend(db, task.taskId),
+    ]);
     const built = buildTaskPackage({
       id: task.taskId,
       skill: {

@@ -1,4 +1,5 @@
 import type { ObjectStore } from '../infra/objectStore.ts';
+import type { OsManifest } from '../preparers/os/manifest.ts';
 import type { AppId, FileMap } from '../preparers/types.ts';
 import type { Context } from '../skills/template.ts';
 
@@ -32,6 +33,8 @@ export interface TaskState {
    * of an export, since an agent's result is a LibreOffice save too.
    */
   solvedByOffice?: Record<string, StoredFile>;
+  /** The initial OS manifest (dirs, modes, links), kept here so packaging need not fetch it back. */
+  osManifest?: OsManifest;
 }
 
 export const contextKey = (taskId: string) => `tasks/${taskId}/context.json`;

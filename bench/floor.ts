@@ -58,37 +58,63 @@ export interface FloorResult {
   cpuMsPerTask: Record<string, number>;
 }
 
-/** CPU ms (user + system) of every descendant of this process, from /proc (LibreOffice children). */
-export function childrenCpuMs(root = process.pid): number {
-  const parent = new Map<number, number>();
-  const cpu = new Map<number, number>();
-  const tick = 1000 / 100; // USER_HZ is 100 on Linux
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+/** Pids of every live descendant of `root`, from /proc/<pid>/task/<tid>/children (no /proc scan). */
+export function descendantPids(root: number): number[] {
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    let tids: string[] = [];
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(entry), Number(fields[1]));
-      // utime, stime, cutime, cstime: fields 14–17 of stat, 11–14 after the command.
-      cpu.set(
-        Number(entry),
-        (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * tick,
-      );
+      tids = readdirSync(`/proc/${pid}/task`);
     } catch {
-      // The process ended while we looked.
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        for (const c of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) {
+          if (c.trim()) {
+            out.push(Number(c));
+            stack.push(Number(c));
+          }
+        }
+      } catch {
+        // The thread ended while we looked.
+      }
     }
   }
-  let total = 0;
-  for (const [pid, ms] of cpu) {
-    let p = parent.get(pid);
-    while (p !== undefined && p > 1 && p !== root) p = parent.get(p);
-    if (p === root) total += ms;
+  return out;
+}
+
+/** Fields of /proc/<pid>/stat after the command name (state is [0]); undefined when gone. */
+export function procStat(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux
+
+/**
+ * CPU ms (user + system) of every descendant of `root`, live or already waited for (a per-batch
+ * soffice that exited counts in the root's cutime/cstime), from /proc (LibreOffice children).
+ */
+export function childrenCpuMs(root = process.pid): number {
+  const own = procStat(root);
+  let total = own ? (Number(own[13]) + Number(own[14])) * TICK_MS : 0;
+  for (const pid of descendantPids(root)) {
+    const f = procStat(pid);
+    // utime, stime, cutime, cstime: fields 14–17 of stat, 11–14 after the command.
+    if (f) total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_MS;
   }
   return total;
 }
 
 /** The offline model called in process (no HTTP), with the response cache a round has (content pools). */
-function inProcessLlm(): LlmCaller {
+export function inProcessLlm(): LlmCaller {
   const cache = new Map<string, unknown>();
   return async (call) => {
     const hint = call.offlineHint === undefined ? undefined : offlineHintSchema.parse(call.offlineHint);
@@ -313,6 +339,39 @@ export async function runFloor(
     acceptedPerSecond: acceptedCount / wallSeconds,
     cpuMsPerTask: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v / Math.max(1, total)])),
   };
+}
+
+/** The office files (initial and solved) of one task per skill, as a round would send them to LibreOffice. */
+export async function libraryOfficeFiles(
+  library: Map<string, LoadedSpec>,
+  skillIds: string[],
+  seed: number,
+): Promise<{ name: string; bytes: Uint8Array; format: 'xlsx' | 'docx' | 'pptx' }[]> {
+  const llm = inProcessLlm();
+  const out: { name: string; bytes: Uint8Array; format: 'xlsx' | 'docx' | 'pptx' }[] = [];
+  for (const skillId of skillIds) {
+    const { spec } = library.get(skillId)!;
+    const taskSeed = deriveSeed(seed, skillId, 0);
+    const a = await authorTask(spec, taskSeed, llm, {
+      level: 'natural',
+      roundId: `office-${seed}`,
+      taskIndex: 0,
+    });
+    if (!a.ok) continue;
+    const p = await prepareInMemory(spec, 'file', a.context);
+    if (!p.ok) continue;
+    for (const [role, files] of [
+      ['initial', p.initial],
+      ['solved', p.solved],
+    ] as const) {
+      for (const [path, bytes] of Object.entries(files)) {
+        const ext = path.split('.').pop()?.toLowerCase();
+        if (ext === 'xlsx' || ext === 'docx' || ext === 'pptx')
+          out.push({ name: `${skillId}:${role}:${path}`, bytes, format: ext });
+      }
+    }
+  }
+  return out;
 }
 
 /** Skill ids of the library matching the selectors (globs or ids); none = every skill. */
