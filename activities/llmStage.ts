@@ -2,6 +2,7 @@ import { structuredOutput } from '../llm/types.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { ActivityDeps } from './deps.ts';
+import { createPrepareActivities } from './prepare.ts';
 import { recordNodeRuns, rejectTask } from './taskRecords.ts';
 import { loadState, saveContext, type TaskState } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
@@ -92,5 +93,17 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     return { ok: true };
   }
 
-  return { authorTask, judgeTask };
+  const { packageTask } = createPrepareActivities(deps);
+
+  /**
+   * The judge and, when it accepts, the package, in one activity: each is idempotent on its own
+   * (the ledger answers a repeated judge call from the cache; packaging accepts only a running
+   * task), so a retry after a crash between them ends the task the same way, once.
+   */
+  async function judgeAndPackage(task: TaskRef): Promise<StepResult> {
+    const judged = await judgeTask(task);
+    return judged.ok ? packageTask(task) : judged;
+  }
+
+  return { authorTask, judgeTask, judgeAndPackage };
 }

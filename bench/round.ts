@@ -3,7 +3,12 @@
  * process on task queues of their own. Prints accepted tasks per second, p50/p95 task latency
  * (tasks.started_at → finished_at), tokens per accepted task by node (rejected tasks' calls included),
  * USD per accepted task at real models' prices, and peak RSS of the worker process and of its
- * LibreOffice children. Usage: npm run bench:round (the dev stack must be up: ./bin/forge dev up).
+ * LibreOffice children. Beside every run it runs the floor (bench/floor.ts: the same skills and task
+ * count through the same stage functions in this process, no Temporal/MinIO/Postgres) and prints
+ * pipeline ÷ floor, by wall time and by CPU, with CPU ms per task by component (this process,
+ * LibreOffice, and the dev stack's Temporal, MinIO and Postgres from /proc — those serve every user
+ * of the stack, so on a shared machine they are upper bounds).
+ * Usage: npm run bench:round (the dev stack must be up: ./bin/forge dev up).
  *
  * Knobs (env): BENCH_VARIANT all | no-office | both (default both: every skill, then OS/Thunderbird
  * skills only), BENCH_RUNS (3), BENCH_TASKS_PER_SKILL (1), BENCH_WINDOW (skill workflows at once, 80),
@@ -288,6 +293,9 @@ const fmt = (n: number, digits = 0) =>
     ? 'n/a'
     : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+const cpuTotal = (byPart: Record<string, number>) =>
+  Object.values(byPart).reduce((sum, v) => sum + (Number.isNaN(v) ? 0 : v), 0);
+
 function report(variant: string, runs: RunResult[]): string {
   const m = (f: (r: RunResult) => number) => median(runs.map(f));
   const tokens = m((r) => r.tokensPerAccepted);
@@ -351,6 +359,10 @@ function report(variant: string, runs: RunResult[]): string {
           1,
         )} | ${runs.map((r) => fmt(r.cpuMsPerTask[c] ?? Number.NaN, 1)).join(', ')} |`,
     ),
+    `| **CPU per task, pipeline (every component above) ÷ floor (one process)** | ${fmt(
+      m((r) => cpuTotal(r.cpuMsPerTask) / cpuTotal(r.floor.cpuMsPerTask)),
+      2,
+    )}× | ${runs.map((r) => `${fmt(cpuTotal(r.cpuMsPerTask) / cpuTotal(r.floor.cpuMsPerTask), 2)}×`).join(', ')} |`,
     `| Postgres transactions (statements) / task, this database | ${fmt(
       m((r) => r.pgTransactionsPerTask),
       1,
