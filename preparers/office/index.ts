@@ -1,6 +1,9 @@
 /**
- * LibreOffice automation (headless soffice, no Python), shared by the Calc, Writer and Impress
- * preparers and by the office-verification node.
+ * LibreOffice automation, shared by the Calc, Writer and Impress preparers and by the
+ * office-verification node. Two backends with one contract (one settled result per file):
+ * `resident` (default, resident.ts) keeps LibreOffice processes running and drives them over UNO
+ * through uno_bridge.py (Debian python3-uno); `batch` (batcher.ts) starts one headless soffice per
+ * batch of files and needs no Python.
  *
  * API (stable):
  * - `roundTripOffice(files)`: saves each `{name, bytes, format}` through the real LibreOffice
@@ -17,7 +20,8 @@
  * whatever arrived within `waitMs`, go through ONE soffice call per
  * format. Each soffice runs in a fresh temp dir with a reused, pre-configured profile that makes
  * Calc recalculate every formula on load, so cached results in round-tripped xlsx files are
- * LibreOffice's own. The caller configures the executable and batch sizes (configureOffice).
+ * LibreOffice's own (the resident backend recalculates each workbook before saving it, too). The
+ * caller configures the backend, executable, pool and batch sizes (configureOffice).
  */
 import { cpus } from 'node:os';
 import { z } from 'zod';
