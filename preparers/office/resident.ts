@@ -76,6 +76,11 @@ class Member {
       env: childEnv({ pass: ['SAL_USE_VCLPLUGIN', 'PYTHONPATH'] }),
     });
     this.child = child;
+    // An idle pool never keeps the process alive (the per-file timer does while a file converts);
+    // when this process ends, the bridge reads end-of-input and quits LibreOffice.
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr] as unknown as { unref?(): void }[])
+      stream?.unref?.();
     child.stderr!.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-2000);
     });
