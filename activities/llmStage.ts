@@ -3,7 +3,7 @@ import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { ActivityDeps } from './deps.ts';
 import { createPrepareActivities } from './prepare.ts';
-import { recordNodeRuns, rejectTask } from './taskRecords.ts';
+import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import { loadState, saveContext, type TaskState } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
 import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
@@ -59,7 +59,8 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     return { ok: true };
   }
 
-  async function judgeTask(task: TaskRef): Promise<StepResult> {
+  /** The judge's verdict; on acceptance, its node run for the caller to write. */
+  async function judge(task: TaskRef): Promise<{ result: StepResult; run?: NodeRun }> {
     const started = performance.now();
     const state = await loadState(deps.store, task.taskId);
     const result = await llm().callLlmNode({
@@ -68,18 +69,21 @@ export function createLlmStageActivities(deps: ActivityDeps) {
       taskId: task.taskId,
       ...judgeRequest(state, task.taskSeed),
     });
-    if (!result.ok) return reject(task, result.reason, 'verify_judge', result.detail);
+    if (!result.ok) return { result: await reject(task, result.reason, 'verify_judge', result.detail) };
     const score = judgeScore(result.value);
     if (score < deps.config.FORGE_JUDGE_THRESHOLD) {
-      return reject(
-        task,
-        'judge_rejected',
-        'verify_judge',
-        `score ${score} < ${deps.config.FORGE_JUDGE_THRESHOLD}: ${result.value.issues.join('; ')}`,
-      );
+      return {
+        result: await reject(
+          task,
+          'judge_rejected',
+          'verify_judge',
+          `score ${score} < ${deps.config.FORGE_JUDGE_THRESHOLD}: ${result.value.issues.join('; ')}`,
+        ),
+      };
     }
-    await recordNodeRuns(deps.database, task.taskId, [
-      {
+    return {
+      result: { ok: true },
+      run: {
         nodeId: 'verify_judge',
         kind: 'verify',
         status: 'ok',
@@ -89,8 +93,13 @@ export function createLlmStageActivities(deps: ActivityDeps) {
           ? `score ${score}`
           : `score ${score} (offline judge: meaning not judged; instruction rules and machine checks only)`,
       },
-    ]);
-    return { ok: true };
+    };
+  }
+
+  async function judgeTask(task: TaskRef): Promise<StepResult> {
+    const { result, run } = await judge(task);
+    if (run) await recordNodeRuns(deps.database, task.taskId, [run]);
+    return result;
   }
 
   const { packageTask } = createPrepareActivities(deps);
@@ -101,8 +110,8 @@ export function createLlmStageActivities(deps: ActivityDeps) {
    * task), so a retry after a crash between them ends the task the same way, once.
    */
   async function judgeAndPackage(task: TaskRef): Promise<StepResult> {
-    const judged = await judgeTask(task);
-    return judged.ok ? packageTask(task) : judged;
+    const { result, run } = await judge(task);
+    return result.ok ? packageTask(task, run ? [run] : []) : result;
   }
 
   return { authorTask, judgeTask, judgeAndPackage };

@@ -10,7 +10,7 @@ import { buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts'
 import type { ActivityDeps } from './deps.ts';
 import { prepareInMemory } from './prepareCore.ts';
 import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
-import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
+import { type NodeRun, recordNodeRuns, rejectTask, upsertNodeRuns } from './taskRecords.ts';
 import {
   contentTypeOf,
   fetchFiles,
@@ -129,7 +129,11 @@ export function createPrepareActivities(deps: ActivityDeps) {
   };
 
   /** Dedup (6), then the package: task.json + setup.sh in the object store, indexed in Postgres. */
-  async function packageTask(task: TaskRef): Promise<StepResult> {
+  /**
+   * `earlier`: node runs of the stage that ran just before in the same activity (the judge), written
+   * in the accepting transaction rather than in one of their own.
+   */
+  async function packageTask(task: TaskRef, earlier: NodeRun[] = []): Promise<StepResult> {
     const started = performance.now();
     const { spec, sha256: specSha } = await deps.specs.get(task.skillId, task.specVersion);
     const [state, ctx] = await Promise.all([
@@ -166,7 +170,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
         'near_duplicate',
         'verify_dedup',
         `near-duplicate of accepted task ${dup.taskId}`,
-        [],
+        earlier,
       );
 
     const artifacts = packageArtifacts(state);
@@ -209,6 +213,17 @@ export function createPrepareActivities(deps: ActivityDeps) {
     const prefix = `packages/${task.roundId}/${task.taskId}`;
     await deps.store.putObject(`${prefix}/task.json`, built.taskJsonText, 'application/json');
     await deps.store.putObject(`${prefix}/setup.sh`, built.setupSh, 'text/x-shellscript');
+    const runsOf = (status: 'ok' | 'failed'): NodeRun[] => [
+      ...earlier,
+      { nodeId: 'verify_dedup', kind: 'verify', status: 'ok', durationMs: 0 },
+      {
+        nodeId: 'package',
+        kind: 'package',
+        status,
+        durationMs: performance.now() - started,
+        outputKey: `${prefix}/task.json`,
+      },
+    ];
     // Accepting the task, indexing the package and its signature happen together or not at all.
     const accepted = await db.transaction(async (tx) => {
       const rows = await tx
@@ -250,18 +265,10 @@ export function createPrepareActivities(deps: ActivityDeps) {
         .insert(taskSignatures)
         .values({ taskId: task.taskId, skillId: task.skillId, ...signature })
         .onConflictDoNothing();
+      await upsertNodeRuns(tx, task.taskId, runsOf('ok'));
       return true;
     });
-    await recordNodeRuns(deps.database, task.taskId, [
-      { nodeId: 'verify_dedup', kind: 'verify', status: 'ok', durationMs: 0 },
-      {
-        nodeId: 'package',
-        kind: 'package',
-        status: accepted ? 'ok' : 'failed',
-        durationMs: performance.now() - started,
-        outputKey: `${prefix}/task.json`,
-      },
-    ]);
+    if (!accepted) await recordNodeRuns(deps.database, task.taskId, runsOf('failed'));
     return accepted
       ? { ok: true }
       : { ok: false, reason: 'cancelled', node: 'package', detail: 'the task was no longer running' };
