@@ -2,7 +2,7 @@
 # LibreOffice is included for the office verification queue.
 FROM node:20-bookworm-slim
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends libreoffice-calc libreoffice-writer libreoffice-impress \
+  && apt-get install -y --no-install-recommends libreoffice-calc libreoffice-writer libreoffice-impress python3-uno \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./

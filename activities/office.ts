@@ -18,50 +18,65 @@ const lostInHeadlessSave = new Set<string>([
   ...IMPRESS_CHECKS_LOST_IN_HEADLESS_SAVE,
 ]);
 
+/** Office files of both states saved through LibreOffice, and every verdict that changed because of it. */
+export async function officeRoundTrip(
+  files: { initial: FileMap; solved: FileMap },
+  checks: { kind: string }[],
+  verdicts: { initial: boolean[]; solved: boolean[] },
+): Promise<{
+  problems: string[];
+  saved: { initial: FileMap; solved: FileMap };
+  office: { role: 'initial' | 'solved'; path: string }[];
+}> {
+  const problems: string[] = [];
+  const roles = ['initial', 'solved'] as const;
+  // Both states in one request, so they share a LibreOffice batch with other tasks' files.
+  const office = roles.flatMap((role) =>
+    Object.keys(files[role])
+      .filter((p) => officeFormatOf(p) !== undefined)
+      .map((path) => ({ role, path })),
+  );
+  const outcomes = await roundTripOfficeSettled(
+    office.map(({ role, path }) => ({
+      name: `${role}:${path}`,
+      bytes: files[role][path]!,
+      format: officeFormatOf(path)!,
+    })),
+  );
+  const saved = { initial: { ...files.initial }, solved: { ...files.solved } };
+  outcomes.forEach((o, i) => {
+    const { role, path } = office[i]!;
+    if (o.ok) saved[role][path] = o.bytes;
+    else problems.push(`LibreOffice could not save ${role} ${path}: ${o.error}`);
+  });
+  for (const role of problems.length === 0 ? roles : []) {
+    const now = await probeAll(saved[role], checks);
+    now.forEach((v, i) => {
+      // A headless save drops view settings such as frozen panes; those kinds are checked on our file only.
+      if (lostInHeadlessSave.has(checks[i]!.kind)) return;
+      if (v.pass !== verdicts[role][i]) {
+        problems.push(
+          `${role} ${checks[i]!.kind} was ${verdicts[role][i] ? 'pass' : 'fail'} before LibreOffice and ${v.pass ? 'pass' : 'fail'} after: ${JSON.stringify(v.observed).slice(0, 300)}`,
+        );
+      }
+    });
+  }
+  return { problems, saved, office };
+}
+
 export function createOfficeActivities(deps: ActivityDeps) {
   async function officeVerify(task: TaskRef): Promise<StepResult> {
     const started = performance.now();
     const state = await loadState(deps.store, task.taskId);
-    const problems: string[] = [];
-    const roles = ['initial', 'solved'] as const;
-    const files = {
-      initial: await fetchFiles(deps.store, state.initial),
-      solved: await fetchFiles(deps.store, state.solved),
-    };
-    // Both states in one request, so they share a LibreOffice batch with other tasks' files.
-    const office = roles.flatMap((role) =>
-      Object.keys(files[role])
-        .filter((p) => officeFormatOf(p) !== undefined)
-        .map((path) => ({ role, path })),
+    const [initial, solved] = await Promise.all([
+      fetchFiles(deps.store, state.initial),
+      fetchFiles(deps.store, state.solved),
+    ]);
+    const { problems, saved, office } = await officeRoundTrip(
+      { initial, solved },
+      state.checks,
+      state.verdicts,
     );
-    const outcomes = await roundTripOfficeSettled(
-      office.map(({ role, path }) => ({
-        name: `${role}:${path}`,
-        bytes: files[role][path]!,
-        format: officeFormatOf(path)!,
-      })),
-    );
-    const saved: Record<(typeof roles)[number], FileMap> = {
-      initial: { ...files.initial },
-      solved: { ...files.solved },
-    };
-    outcomes.forEach((o, i) => {
-      const { role, path } = office[i]!;
-      if (o.ok) saved[role][path] = o.bytes;
-      else problems.push(`LibreOffice could not save ${role} ${path}: ${o.error}`);
-    });
-    for (const role of problems.length === 0 ? roles : []) {
-      const verdicts = await probeAll(saved[role], state.checks);
-      verdicts.forEach((v, i) => {
-        // A headless save drops view settings such as frozen panes; those kinds are checked on our file only.
-        if (lostInHeadlessSave.has(state.checks[i]!.kind)) return;
-        if (v.pass !== state.verdicts[role][i]) {
-          problems.push(
-            `${role} ${state.checks[i]!.kind} was ${state.verdicts[role][i] ? 'pass' : 'fail'} before LibreOffice and ${v.pass ? 'pass' : 'fail'} after: ${JSON.stringify(v.observed).slice(0, 300)}`,
-          );
-        }
-      });
-    }
     const durationMs = performance.now() - started;
     if (problems.length > 0) {
       const detail = problems.join('; ');

@@ -3,32 +3,27 @@ import { taskSpend } from '../infra/db/queries/spend.ts';
 import { packages, rounds, taskArtifacts, taskSignatures, tasks } from '../infra/db/schema.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
-import { assertSafeRelativePath } from '../preparers/paths.ts';
-import { applyEdits, PreparerInputError, preparers, probeCheck } from '../preparers/registry.ts';
-import { untrustedPathProblems } from '../preparers/sensitivePaths.ts';
+import { probeCheck } from '../preparers/registry.ts';
 import { packProfile } from '../preparers/thunderbird/index.ts';
-import type { AppId, FileMap } from '../preparers/types.ts';
-import { materializeTask } from '../skills/run/materialize.ts';
+import type { FileMap } from '../preparers/types.ts';
 import { nodeOutput, nodeQualifiedId } from '../skills/schema.ts';
-import { TemplateError } from '../skills/template.ts';
 import { buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { ActivityDeps } from './deps.ts';
+import { prepareInMemory } from './prepareCore.ts';
 import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
-import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
+import { type NodeRun, recordNodeRuns, rejectTask, upsertNodeRuns } from './taskRecords.ts';
 import {
   contentTypeOf,
   fetchFiles,
   loadContext,
   loadState,
   saveState,
-  storeFiles,
+  storeStates,
   type TaskState,
 } from './taskState.ts';
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
 import { isNearDuplicate, minhash, paramSignature } from './verify/dedup.ts';
-import { instructionProblems } from './verify/instruction.ts';
-import { appOfPath, referenceProblems } from './verify/references.ts';
-import { proveRubric } from './verify/rubricProof.ts';
+import { appOfPath } from './verify/references.ts';
 
 export type { RubricStats } from './verify/rubricProof.ts';
 
@@ -59,87 +54,13 @@ export function createPrepareActivities(deps: ActivityDeps) {
   async function prepareTask(task: TaskRef): Promise<PrepareResult> {
     const { spec, source } = await deps.specs.get(task.skillId, task.specVersion);
     const ctx = await loadContext(deps.store, task.taskId);
-    const runs: NodeRun[] = [];
-    let t = performance.now();
-    const lap = () => {
-      const now = performance.now();
-      const ms = now - t;
-      t = now;
-      return ms;
-    };
-    let m: Awaited<ReturnType<typeof materializeTask>>;
-    try {
-      m = await materializeTask(spec, ctx);
-      for (const p of m.prepares) {
-        if (p.app !== 'thunderbird') assertSafeRelativePath(p.target, `prepare ${p.nodeId} target`);
-      }
-    } catch (err) {
-      if (err instanceof PreparerInputError || err instanceof TemplateError || err instanceof Error) {
-        return reject(task, 'invalid_task_spec', 'materialize', err.message, runs);
-      }
-      throw err;
+    const p = await prepareInMemory(spec, source, ctx);
+    if (!p.ok) {
+      if (p.stats) await db.update(tasks).set({ rubricStats: p.stats }).where(eq(tasks.id, task.taskId));
+      return reject(task, p.reason, p.node, p.detail, p.runs);
     }
-    const level = (ctx.task as { level?: string } | undefined)?.level;
-    const wording = instructionProblems({
-      instruction: m.instruction,
-      level,
-      checks: m.checks as Record<string, unknown>[],
-      prepares: m.prepares,
-    });
-    if (wording.length > 0) {
-      return reject(
-        task,
-        'instruction_invalid',
-        'verify_instruction',
-        wording.map((p) => `${p.rule}: ${p.detail}`).join('; '),
-        runs,
-      );
-    }
-    runs.push({ nodeId: 'verify_instruction', kind: 'verify', status: 'ok', durationMs: lap() });
-    const initial: FileMap = {};
-    const appOf = new Map<string, AppId>();
-    for (const p of m.prepares) {
-      const built = await preparers[p.app].build(p.target, p.doc);
-      for (const [path, bytes] of Object.entries(built)) {
-        if (path in initial && path !== OS_MANIFEST_PATH) {
-          return reject(task, 'invalid_task_spec', p.nodeId, `two prepare nodes write ${path}`, runs);
-        }
-        initial[path] = bytes;
-        appOf.set(path, p.app);
-      }
-      runs.push({ nodeId: p.nodeId, kind: 'prepare', status: 'ok', durationMs: lap() });
-    }
-    if (source !== 'file') {
-      const unsafe = untrustedPathProblems(initial);
-      if (unsafe.length > 0) return reject(task, 'unsafe_spec', 'materialize', unsafe.join('; '), runs);
-    }
-    const solveNode = spec.nodes.flatMap((n) => ('solve' in n ? [nodeQualifiedId(n)] : [])).join('+');
-    let solved: FileMap;
-    try {
-      solved = await applyEdits(initial, m.edits);
-    } catch (err) {
-      return reject(task, 'oracle_failed', solveNode, (err as Error).message, runs);
-    }
-    runs.push({ nodeId: solveNode, kind: 'solve', status: 'ok', durationMs: lap() });
-
-    // A declining task names what is not there on purpose: only its checks' files must exist.
-    const refs = referenceProblems(
-      m.expected === 'infeasible' ? '' : m.instruction,
-      m.checks,
-      initial,
-      solved,
-    );
-    if (refs.length > 0) return reject(task, 'missing_reference', 'verify_references', refs.join('; '), runs);
-    runs.push({ nodeId: 'verify_references', kind: 'verify', status: 'ok', durationMs: lap() });
-
-    const proof = await proveRubric(m, initial, solved, appOf);
-    if (proof.stats)
-      await db.update(tasks).set({ rubricStats: proof.stats }).where(eq(tasks.id, task.taskId));
-    if (!proof.ok) return reject(task, proof.reason, proof.node, proof.detail, runs);
-    const { checks, items, before, after } = proof;
-    for (const nodeId of proof.passed) runs.push({ nodeId, kind: 'verify', status: 'ok', durationMs: 0 });
-    runs[runs.length - 1]!.durationMs = lap();
-
+    const { m, level, initial, solved, appOf, checks, items, before, after, runs } = p;
+    const lapStart = performance.now();
     const appFor = (path: string) => appOf.get(path) ?? appOfPath(path);
     // Packed here, while the profile is in memory, rather than fetched back file by file at packaging.
     const profile = Object.fromEntries(Object.entries(initial).filter(([p]) => isProfilePath(p)));
@@ -160,10 +81,11 @@ export function createPrepareActivities(deps: ActivityDeps) {
       expected: m.expected,
       edits: m.edits,
       prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
-      initial: await storeFiles(deps.store, initial, appFor),
-      solved: await storeFiles(deps.store, solved, appFor),
+      // Unchanged files have the same content key in both states: the store writes each key once.
+      ...(await storeStates(deps.store, { initial, solved }, appFor)),
       verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },
       profileArchive,
+      osManifest: osManifestOf(pick(initial, OS_MANIFEST_PATH)),
     };
     await saveState(deps.store, task.taskId, state);
     await db
@@ -174,9 +96,15 @@ export function createPrepareActivities(deps: ActivityDeps) {
         instructionLevel: level ?? null,
         difficulty: spec.difficulty,
         params: ctx.params as Record<string, unknown>,
+        rubricStats: p.stats,
       })
       .where(eq(tasks.id, task.taskId));
-    runs.push({ nodeId: 'store_artifacts', kind: 'prepare', status: 'ok', durationMs: lap() });
+    runs.push({
+      nodeId: 'store_artifacts',
+      kind: 'prepare',
+      status: 'ok',
+      durationMs: performance.now() - lapStart,
+    });
     await recordNodeRuns(deps.database, task.taskId, runs);
     const office = [...Object.keys(initial), ...Object.keys(solved)].some(
       (p) => officeFormatOf(p) !== undefined,
@@ -184,8 +112,29 @@ export function createPrepareActivities(deps: ActivityDeps) {
     return { ok: true, office };
   }
 
+  // A round's taxonomy version and creation time never change: read once per process and round.
+  const roundRows = new Map<string, Promise<typeof rounds.$inferSelect | undefined>>();
+  const roundOf = (roundId: string) => {
+    let row = roundRows.get(roundId);
+    if (!row) {
+      row = db
+        .select()
+        .from(rounds)
+        .where(eq(rounds.id, roundId))
+        .then((r) => r[0]);
+      row.catch(() => roundRows.delete(roundId));
+      if (roundRows.size > 1000) roundRows.clear();
+      roundRows.set(roundId, row);
+    }
+    return row;
+  };
+
   /** Dedup (6), then the package: task.json + setup.sh in the object store, indexed in Postgres. */
-  async function packageTask(task: TaskRef): Promise<StepResult> {
+  /**
+   * `earlier`: node runs of the stage that ran just before in the same activity (the judge), written
+   * in the accepting transaction rather than in one of their own.
+   */
+  async function packageTask(task: TaskRef, earlier: NodeRun[] = []): Promise<StepResult> {
     const started = performance.now();
     const { spec, sha256: specSha } = await deps.specs.get(task.skillId, task.specVersion);
     const [state, ctx] = await Promise.all([
@@ -231,13 +180,16 @@ export function createPrepareActivities(deps: ActivityDeps) {
         'near_duplicate',
         'verify_dedup',
         `near-duplicate of accepted task ${dup.taskId}`,
-        [],
+        earlier,
       );
 
     const artifacts = packageArtifacts(state);
-    const manifest = osManifestOf(await fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)));
-    const round = (await db.select().from(rounds).where(eq(rounds.id, task.roundId)))[0];
-    const cost = await taskSpend(db, task.taskId);
+    const [manifest, round, cost] = await Promise.all([
+      state.osManifest ??
+        fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)).then((f) => osManifestOf(f)),
+      roundOf(task.roundId),
+      taskSpend(db, task.taskId),
+    ]);
     const built = buildTaskPackage({
       id: task.taskId,
       skill: {
@@ -271,6 +223,17 @@ export function createPrepareActivities(deps: ActivityDeps) {
     const prefix = `packages/${task.roundId}/${task.taskId}`;
     await deps.store.putObject(`${prefix}/task.json`, built.taskJsonText, 'application/json');
     await deps.store.putObject(`${prefix}/setup.sh`, built.setupSh, 'text/x-shellscript');
+    const runsOf = (status: 'ok' | 'failed'): NodeRun[] => [
+      ...earlier,
+      { nodeId: 'verify_dedup', kind: 'verify', status: 'ok', durationMs: 0 },
+      {
+        nodeId: 'package',
+        kind: 'package',
+        status,
+        durationMs: performance.now() - started,
+        outputKey: `${prefix}/task.json`,
+      },
+    ];
     // Accepting the task, indexing the package and its signature happen together or not at all.
     const accepted = await db.transaction(async (tx) => {
       const rows = await tx
@@ -312,47 +275,41 @@ export function createPrepareActivities(deps: ActivityDeps) {
         .insert(taskSignatures)
         .values({ taskId: task.taskId, skillId: task.skillId, ...signature })
         .onConflictDoNothing();
+      await upsertNodeRuns(tx, task.taskId, runsOf('ok'));
       return true;
     });
-    await recordNodeRuns(deps.database, task.taskId, [
-      { nodeId: 'verify_dedup', kind: 'verify', status: 'ok', durationMs: 0 },
-      {
-        nodeId: 'package',
-        kind: 'package',
-        status: accepted ? 'ok' : 'failed',
-        durationMs: performance.now() - started,
-        outputKey: `${prefix}/task.json`,
-      },
-    ]);
+    if (!accepted) await recordNodeRuns(deps.database, task.taskId, runsOf('failed'));
     return accepted
       ? { ok: true }
       : { ok: false, reason: 'cancelled', node: 'package', detail: 'the task was no longer running' };
   }
 
-  /** Initial files (the Thunderbird profile as its one archive) and solved files, for gold comparisons. */
-  function packageArtifacts(state: TaskState): TaskArtifact[] {
-    const out: TaskArtifact[] = [];
-    for (const [vmPath, f] of Object.entries(state.initial)) {
-      if (vmPath === OS_MANIFEST_PATH || isProfilePath(vmPath)) continue;
-      out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
-    }
-    if (state.profileArchive) {
-      const { key, sha256, size } = state.profileArchive;
-      out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, key, sha256, size });
-    }
-    for (const [vmPath, ours] of Object.entries(state.solved)) {
-      if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === ours.sha256) continue;
-      // Office gold files as LibreOffice saved them, when the office verification ran.
-      const f = state.solvedByOffice?.[vmPath] ?? ours;
-      out.push({ role: 'solved', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
-    }
-    return out;
-  }
-
   return { prepareTask, packageTask };
 }
 
-function levelOf(ctx: Record<string, unknown>): { instructionLevel?: 'explicit' | 'natural' | 'goal' } {
+/** Initial files (the Thunderbird profile as its one archive) and solved files, for gold comparisons. */
+export function packageArtifacts(state: TaskState): TaskArtifact[] {
+  const out: TaskArtifact[] = [];
+  for (const [vmPath, f] of Object.entries(state.initial)) {
+    if (vmPath === OS_MANIFEST_PATH || isProfilePath(vmPath)) continue;
+    out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
+  }
+  if (state.profileArchive) {
+    const { key, sha256, size } = state.profileArchive;
+    out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, key, sha256, size });
+  }
+  for (const [vmPath, ours] of Object.entries(state.solved)) {
+    if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === ours.sha256) continue;
+    // Office gold files as LibreOffice saved them, when the office verification ran.
+    const f = state.solvedByOffice?.[vmPath] ?? ours;
+    out.push({ role: 'solved', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
+  }
+  return out;
+}
+
+export function levelOf(ctx: Record<string, unknown>): {
+  instructionLevel?: 'explicit' | 'natural' | 'goal';
+} {
   const level = (ctx.task as { level?: unknown } | undefined)?.level;
   return level === 'explicit' || level === 'natural' || level === 'goal' ? { instructionLevel: level } : {};
 }

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../infra/db/client.ts';
+import type { Database, Db } from '../infra/db/client.ts';
 import { taskSpendSql } from '../infra/db/queries/spend.ts';
 import { taskNodeRuns, tasks } from '../infra/db/schema.ts';
 import type { StepResult, TaskOutcome, TaskRef } from './types.ts';
@@ -15,8 +15,13 @@ export interface NodeRun {
 
 /** Node runs are keyed by (task, node): a retried stage overwrites its own rows, never duplicates. */
 export async function recordNodeRuns(database: Database, taskId: string, runs: NodeRun[]): Promise<void> {
+  await upsertNodeRuns(database.db, taskId, runs);
+}
+
+/** The same upsert on a given connection or transaction (packaging writes its runs with the accept). */
+export async function upsertNodeRuns(db: Pick<Db, 'insert'>, taskId: string, runs: NodeRun[]): Promise<void> {
   if (runs.length === 0) return;
-  await database.db
+  await db
     .insert(taskNodeRuns)
     .values(runs.map((r) => ({ taskId, ...r, durationMs: Math.round(r.durationMs) })))
     .onConflictDoUpdate({

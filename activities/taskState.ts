@@ -1,4 +1,5 @@
 import type { ObjectStore } from '../infra/objectStore.ts';
+import type { OsManifest } from '../preparers/os/manifest.ts';
 import type { AppId, FileMap } from '../preparers/types.ts';
 import type { Context } from '../skills/template.ts';
 
@@ -32,6 +33,8 @@ export interface TaskState {
    * of an export, since an agent's result is a LibreOffice save too.
    */
   solvedByOffice?: Record<string, StoredFile>;
+  /** The initial OS manifest (dirs, modes, links), kept here so packaging need not fetch it back. */
+  osManifest?: OsManifest;
 }
 
 export const contextKey = (taskId: string) => `tasks/${taskId}/context.json`;
@@ -90,4 +93,26 @@ export async function fetchFiles(store: ObjectStore, files: Record<string, Store
     }),
   );
   return out;
+}
+
+/** Both states of a task, each distinct content written once (most files are alike in both). */
+export async function storeStates(
+  store: ObjectStore,
+  files: { initial: FileMap; solved: FileMap },
+  appOfPath: (path: string) => AppId,
+): Promise<{ initial: Record<string, StoredFile>; solved: Record<string, StoredFile> }> {
+  const initial = await storeFiles(store, files.initial, appOfPath);
+  const changed: FileMap = {};
+  const solved: Record<string, StoredFile> = {};
+  for (const [path, bytes] of Object.entries(files.solved)) {
+    const before = files.initial[path];
+    if (before && initial[path] && sameBytes(before, bytes)) solved[path] = initial[path];
+    else changed[path] = bytes;
+  }
+  Object.assign(solved, await storeFiles(store, changed, appOfPath));
+  return { initial, solved: Object.fromEntries(Object.entries(solved).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a === b || Buffer.compare(a, b) === 0;
 }

@@ -9,6 +9,7 @@ import type { OfflineModel } from '../llm/offline/server.ts';
 import { type OpenLlm, openLlm } from '../llm/openLlm.ts';
 import { configureOffice } from '../preparers/office/index.ts';
 import { SpecStore } from '../skills/store.ts';
+import { officeSettingsOf } from './officeSettings.ts';
 
 export interface Runtime extends ActivityDeps {
   offline?: OfflineModel;
@@ -27,11 +28,7 @@ export interface RuntimeOptions {
 }
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  configureOffice({
-    soffice: config.FORGE_SOFFICE,
-    batchSize: config.FORGE_OFFICE_BATCH_SIZE,
-    waitMs: config.FORGE_OFFICE_BATCH_WAIT_MS,
-  });
+  configureOffice(officeSettingsOf(config));
   const endpoints = resolveServiceEndpoints(config);
   const database = openDatabase(endpoints.databaseUrl, config.FORGE_DB_POOL_SIZE, {
     onConnectionError: opts.onDatabaseError,

@@ -82,6 +82,14 @@ export const configSchema = z.object({
   FORGE_SOFFICE: z.string().default('soffice'),
   FORGE_OFFICE_BATCH_SIZE: positiveInt.default(24),
   FORGE_OFFICE_BATCH_WAIT_MS: z.coerce.number().int().min(0).default(150),
+  // Office conversion: LibreOffice kept running and driven over UNO (resident, measured ~10× the
+  // per-batch soffice on 2 cores) or started per batch (batch, the fallback without python3-uno).
+  FORGE_OFFICE_BACKEND: z.enum(['resident', 'batch']).default('resident'),
+  // Resident LibreOffice processes per office worker (never more than its queue concurrency).
+  FORGE_OFFICE_PROCESSES: positiveInt.default(2),
+  FORGE_OFFICE_FILE_TIMEOUT_MS: positiveInt.default(60_000),
+  FORGE_OFFICE_RECYCLE_AFTER: positiveInt.default(500),
+  FORGE_OFFICE_PYTHON: z.string().min(1).default('/usr/bin/python3'),
   // Verification thresholds.
   FORGE_JUDGE_THRESHOLD: z.coerce.number().min(0).max(1).default(0.6),
   FORGE_DEDUP_THRESHOLD: z.coerce.number().min(0).max(1).default(0.85),

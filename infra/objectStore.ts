@@ -8,6 +8,9 @@ export interface StoredArtifact {
   size: number;
 }
 
+/** Artifact keys remembered as written; past this the memory starts over. */
+const WRITTEN_MEMORY = 10_000;
+
 const notFoundCodes = new Set(['NotFound', 'NoSuchKey', 'NoSuchObject']);
 
 /**
@@ -18,6 +21,7 @@ export class ObjectStore {
   readonly bucket: string;
   private readonly client: Minio.Client;
   private readonly region: string;
+  private readonly written = new Set<string>();
 
   constructor(endpoint: S3Endpoint) {
     this.bucket = endpoint.bucket;
@@ -52,10 +56,18 @@ export class ObjectStore {
     return `artifacts/sha256/${sha256}`;
   }
 
+  /**
+   * One write per artifact: the key is the content's hash, so writing it again is harmless and
+   * cheaper than asking first. Keys this process wrote are remembered (bounded) and not rewritten.
+   */
   async putArtifact(bytes: Uint8Array, contentType: string): Promise<StoredArtifact> {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const key = ObjectStore.artifactKey(sha256);
-    if (!(await this.exists(key))) await this.putObject(key, bytes, contentType);
+    if (!this.written.has(key)) {
+      await this.putObject(key, bytes, contentType);
+      if (this.written.size >= WRITTEN_MEMORY) this.written.clear();
+      this.written.add(key);
+    }
     return { key, sha256, size: bytes.byteLength };
   }
 
@@ -89,6 +101,7 @@ export class ObjectStore {
   /** Every key under prefix (recursively), sorted. */
   /** Deletes every object and then the bucket: the end of a namespace (the test suite's own). */
   async deleteBucket(): Promise<void> {
+    this.written.clear();
     if (!(await this.client.bucketExists(this.bucket))) return;
     const keys = await this.listPrefix('');
     for (let i = 0; i < keys.length; i += 1000)

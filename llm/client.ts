@@ -7,14 +7,7 @@ import { AdaptiveLimiter } from './adaptiveLimiter.ts';
 import { judgeCompletion, repairMessage } from './answer.ts';
 import { maxCompletionTokens } from './completionBudget.ts';
 import type { LlmEndpoint, LlmEndpoints } from './endpoints.ts';
-import {
-  type CallOutcome,
-  type LedgerRow,
-  nextAttempt,
-  readCache,
-  recordAnswer,
-  recordCall,
-} from './ledger.ts';
+import { attemptAndCache, type CallOutcome, type LedgerRow, recordAnswer, recordCall } from './ledger.ts';
 import { type OfflineHintRegistry, offlineHintHeader } from './offline/hints.ts';
 import { assertPriced, type PriceTable, priceCall } from './prices.ts';
 import { requestHash } from './requestHash.ts';
@@ -124,7 +117,9 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
       seed: req.seed,
     });
     const taskId = req.taskId ?? null;
-    let attempt = (await nextAttempt(database, { taskId, nodeId: req.nodeId, requestHash: hash })) - 1;
+    const cacheStart = Date.now();
+    const known = await attemptAndCache(database, { taskId, nodeId: req.nodeId, requestHash: hash });
+    let attempt = known.next - 1;
     const usage = emptyUsage();
     const started = Date.now();
     const base = {
@@ -148,8 +143,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     const done = { model, provider };
 
     // A cached valid answer: no provider call, no cost, one ledger row saying so.
-    const cacheStart = Date.now();
-    const cached = await readCache(database, hash);
+    const cached = known.cached;
     const cachedValid = cached ? req.validate(cached.value) : undefined;
     if (cached && cachedValid?.success) {
       const row: LedgerRow = {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, max } from 'drizzle-orm';
+import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
 import { llmCache, llmCalls } from '../infra/db/schema.ts';
 
@@ -63,14 +63,33 @@ export async function recordAnswer(
   });
 }
 
+/**
+ * `nextAttempt` and `readCache` in one round trip: every LLM call asks both before it is made.
+ */
+export async function attemptAndCache(
+  database: Database,
+  scope: Scope,
+): Promise<{ next: number; cached: CachedAnswer | undefined }> {
+  const [row] = await database.db
+    .select({
+      last: sql<number | null>`(SELECT max(${llmCalls.attempt}) FROM ${llmCalls} WHERE ${scopeWhere(scope)})`,
+      response: sql<unknown>`(SELECT ${llmCache.response} FROM ${llmCache} WHERE ${eq(llmCache.requestHash, scope.requestHash)})`,
+    })
+    .from(sql`(SELECT 1) AS one`);
+  return { next: Number(row?.last ?? 0) + 1, cached: cachedAnswerOf(row?.response) };
+}
+
+function cachedAnswerOf(r: unknown): CachedAnswer | undefined {
+  if (!r || typeof r !== 'object' || !('value' in r) || !('content' in r) || typeof r.content !== 'string')
+    return undefined;
+  const requestId = 'requestId' in r && typeof r.requestId === 'string' ? r.requestId : null;
+  return { value: r.value, content: r.content, requestId };
+}
+
 export async function readCache(database: Database, requestHash: string): Promise<CachedAnswer | undefined> {
   const [row] = await database.db
     .select({ response: llmCache.response })
     .from(llmCache)
     .where(eq(llmCache.requestHash, requestHash));
-  const r = row?.response;
-  if (!r || typeof r !== 'object' || !('value' in r) || !('content' in r) || typeof r.content !== 'string')
-    return undefined;
-  const requestId = 'requestId' in r && typeof r.requestId === 'string' ? r.requestId : null;
-  return { value: r.value, content: r.content, requestId };
+  return cachedAnswerOf(row?.response);
 }

@@ -10,7 +10,7 @@ if ! node scripts/npm-in-sync.mjs; then
   npm ci --no-audit --no-fund
 fi
 
-packages=(libreoffice-calc libreoffice-writer libreoffice-impress thunderbird xvfb chromium shellcheck)
+packages=(libreoffice-calc libreoffice-writer libreoffice-impress python3-uno thunderbird xvfb chromium shellcheck)
 missing=()
 for pkg in "${packages[@]}"; do
   if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" != "install ok installed" ]]; then

@@ -15,17 +15,23 @@ export interface TaskStages {
   officeVerify(task: TaskRef): Promise<StageResult>;
   judgeTask(task: TaskRef): Promise<StageResult>;
   packageTask(task: TaskRef): Promise<StageResult>;
+  /**
+   * Judge, then package when the judge accepts, as one stage: one activity round trip instead of
+   * two (both are I/O-light; the skill workflow runs it on the LLM queue). Absent: two stages.
+   */
+  judgeAndPackage?(task: TaskRef): Promise<StageResult>;
 }
 
 /**
  * The task pipeline, written once: author → prepare and check → LibreOffice round trip (office
- * files only) → judge → package. Pure sequencing, no I/O, so it runs inside a workflow.
+ * files only) → judge → package (judge and package as one stage when the runner folds them). Pure sequencing, no I/O, so it runs inside a workflow.
  */
 export async function runTaskPipeline(stages: TaskStages, task: TaskRef): Promise<'accepted' | 'rejected'> {
   if (!(await stages.authorTask(task)).ok) return 'rejected';
   const prepared = await stages.prepareTask(task);
   if (!prepared.ok) return 'rejected';
   if (prepared.office && !(await stages.officeVerify(task)).ok) return 'rejected';
+  if (stages.judgeAndPackage) return (await stages.judgeAndPackage(task)).ok ? 'accepted' : 'rejected';
   if (!(await stages.judgeTask(task)).ok) return 'rejected';
   return (await stages.packageTask(task)).ok ? 'accepted' : 'rejected';
 }

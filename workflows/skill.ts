@@ -3,6 +3,7 @@ import {
   CancellationScope,
   continueAsNew,
   isCancellation,
+  patched,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { SkillRunSummary, StopReason, TaskOutcome } from '../activities/types.ts';
@@ -33,6 +34,9 @@ export function skillWorkflowId(roundId: string, skillId: string): string {
 
 const HISTORY_LIMIT = 8000;
 
+/** Patch id of the judge-and-package fold (one activity on the LLM queue instead of two). */
+const FOLD_JUDGE_AND_PACKAGE = 'judge-and-package-one-activity';
+
 /** The activity failure's own type: a service outage that outlasted every retry is told apart. */
 function failureCause(err: unknown): { reason: string; node: string } {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
@@ -58,8 +62,8 @@ function failureDetail(err: unknown): string {
 
 /**
  * Runs one atomic skill's spec for a number of tasks: round gate, then the task pipeline
- * (pipeline.ts) with each stage on its own queue: author and judge on the LLM queue, prepare and
- * package on the prepare queue, the LibreOffice round trip on the office queue.
+ * (pipeline.ts) with each stage on its own queue: author, and judge with package (one activity),
+ * on the LLM queue; prepare on the prepare queue; the LibreOffice round trip on the office queue.
  * Each stage that rejects records its reason itself; this workflow only sequences and counts.
  */
 export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRunSummary> {
@@ -81,6 +85,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
     judgeTask: (t) => acts.llm.judgeTask(t),
     packageTask: (t) => acts.prepare.packageTask(t),
   };
+  const folded: TaskStages = { ...stages, judgeAndPackage: (t) => acts.llm.judgeAndPackage(t) };
 
   const runIndex = async (taskIndex: number): Promise<void> => {
     const gate = await acts.round.beginTask({
@@ -98,7 +103,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
     summary.started++;
     let outcome: TaskOutcome;
     try {
-      outcome = await runTaskPipeline(stages, gate.task);
+      // Histories written before the fold replay as they ran: judge and package as two activities.
+      outcome = await runTaskPipeline(patched(FOLD_JUDGE_AND_PACKAGE) ? folded : stages, gate.task);
     } catch (err) {
       outcome = isCancellation(err) ? 'cancelled' : 'failed';
       const detail = failureDetail(err);

@@ -1,6 +1,9 @@
 /**
- * LibreOffice automation (headless soffice, no Python), shared by the Calc, Writer and Impress
- * preparers and by the office-verification node.
+ * LibreOffice automation, shared by the Calc, Writer and Impress preparers and by the
+ * office-verification node. Two backends with one contract (one settled result per file):
+ * `resident` (default, resident.ts) keeps LibreOffice processes running and drives them over UNO
+ * through uno_bridge.py (Debian python3-uno); `batch` (batcher.ts) starts one headless soffice per
+ * batch of files and needs no Python.
  *
  * API (stable):
  * - `roundTripOffice(files)`: saves each `{name, bytes, format}` through the real LibreOffice
@@ -17,12 +20,14 @@
  * whatever arrived within `waitMs`, go through ONE soffice call per
  * format. Each soffice runs in a fresh temp dir with a reused, pre-configured profile that makes
  * Calc recalculate every formula on load, so cached results in round-tripped xlsx files are
- * LibreOffice's own. The caller configures the executable and batch sizes (configureOffice).
+ * LibreOffice's own (the resident backend recalculates each workbook before saving it, too). The
+ * caller configures the backend, executable, pool and batch sizes (configureOffice).
  */
 import { cpus } from 'node:os';
 import { z } from 'zod';
 import { type BatcherOptions, OfficeBatcher, OfficeConversionError } from './batcher.ts';
 import { OFFICE_FORMATS, type OfficeFormat, officeFormatOf } from './formats.ts';
+import { ResidentOffice, type ResidentOptions } from './resident.ts';
 
 export {
   type BatcherOptions,
@@ -31,7 +36,17 @@ export {
   OfficeConversionError,
   type OfficeFormat,
   officeFormatOf,
+  ResidentOffice,
+  type ResidentOptions,
 };
+
+/** What converts office files: the per-batch soffice batcher or the resident UNO pool. */
+export interface OfficeConverter {
+  convert(name: string, bytes: Uint8Array, format: OfficeFormat, target: 'same' | 'pdf'): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+export type OfficeBackend = 'resident' | 'batch';
 
 export interface OfficeFile {
   /** A label for errors (usually the home-relative path); never used as a file name. */
@@ -48,25 +63,47 @@ const officeFileSchema = z.object({
   format: z.enum(OFFICE_FORMATS),
 });
 
-let shared: OfficeBatcher | undefined;
+let shared: OfficeConverter | undefined;
 
-/** The settings a caller may give (the composition root passes FORGE_SOFFICE and FORGE_OFFICE_BATCH_*). */
-export type OfficeSettings = Partial<BatcherOptions>;
+/** The settings a caller may give (the composition root passes FORGE_SOFFICE and FORGE_OFFICE_*). */
+export type OfficeSettings = Partial<BatcherOptions> &
+  Partial<Omit<ResidentOptions, 'soffice'>> & { backend?: OfficeBackend };
 
 let settings: OfficeSettings = {};
 
 /** Batcher options: built-in defaults, then the configured settings, then overrides. */
 export function officeOptions(overrides: OfficeSettings = {}): BatcherOptions {
+  const all = { ...settings, ...overrides };
   return {
-    soffice: 'soffice',
-    batchSize: 24,
-    waitMs: 150,
-    slots: Math.max(1, Math.min(2, cpus().length)),
-    timeoutBaseMs: 60_000,
-    timeoutPerFileMs: 5_000,
-    ...settings,
-    ...overrides,
+    soffice: all.soffice ?? 'soffice',
+    batchSize: all.batchSize ?? 24,
+    waitMs: all.waitMs ?? 150,
+    slots: all.slots ?? Math.max(1, Math.min(2, cpus().length)),
+    timeoutBaseMs: all.timeoutBaseMs ?? 60_000,
+    timeoutPerFileMs: all.timeoutPerFileMs ?? 5_000,
   };
+}
+
+/** Resident pool options: built-in defaults, then the configured settings, then overrides. */
+export function residentOptions(overrides: OfficeSettings = {}): ResidentOptions {
+  const all = { ...settings, ...overrides };
+  return {
+    soffice: all.soffice ?? 'soffice',
+    python: all.python ?? '/usr/bin/python3',
+    processes: all.processes ?? Math.max(1, Math.min(2, cpus().length)),
+    fileTimeoutMs: all.fileTimeoutMs ?? 60_000,
+    startTimeoutMs: all.startTimeoutMs ?? 60_000,
+    recycleAfter: all.recycleAfter ?? 500,
+    attempts: all.attempts ?? 2,
+  };
+}
+
+/** The backend the settings choose: the resident pool unless `backend: 'batch'`. */
+export function createOfficeConverter(overrides: OfficeSettings = {}): OfficeConverter {
+  const backend = overrides.backend ?? settings.backend ?? 'resident';
+  return backend === 'batch'
+    ? new OfficeBatcher(officeOptions(overrides))
+    : new ResidentOffice(residentOptions(overrides));
 }
 
 /** Sets the process-wide batcher's settings; takes effect for the next batcher started. */
@@ -74,8 +111,8 @@ export function configureOffice(next: OfficeSettings): void {
   settings = { ...next };
 }
 
-function batcher(): OfficeBatcher {
-  shared ??= new OfficeBatcher(officeOptions());
+function batcher(): OfficeConverter {
+  shared ??= createOfficeConverter();
   return shared;
 }
 
@@ -89,7 +126,7 @@ export async function closeOffice(): Promise<void> {
 async function settle(
   files: OfficeFile[],
   target: 'same' | 'pdf',
-  via?: OfficeBatcher,
+  via?: OfficeConverter,
 ): Promise<OfficeOutcome[]> {
   const parsed = z.array(officeFileSchema).parse(files);
   const b = via ?? batcher();
@@ -112,18 +149,18 @@ function unwrap(outcomes: OfficeOutcome[]): Uint8Array[] {
   return outcomes.map((o) => (o.ok ? o.bytes : new Uint8Array()));
 }
 
-export function roundTripOfficeSettled(files: OfficeFile[], via?: OfficeBatcher): Promise<OfficeOutcome[]> {
+export function roundTripOfficeSettled(files: OfficeFile[], via?: OfficeConverter): Promise<OfficeOutcome[]> {
   return settle(files, 'same', via);
 }
 
-export function convertToPdfSettled(files: OfficeFile[], via?: OfficeBatcher): Promise<OfficeOutcome[]> {
+export function convertToPdfSettled(files: OfficeFile[], via?: OfficeConverter): Promise<OfficeOutcome[]> {
   return settle(files, 'pdf', via);
 }
 
-export async function roundTripOffice(files: OfficeFile[], via?: OfficeBatcher): Promise<Uint8Array[]> {
+export async function roundTripOffice(files: OfficeFile[], via?: OfficeConverter): Promise<Uint8Array[]> {
   return unwrap(await roundTripOfficeSettled(files, via));
 }
 
-export async function convertToPdf(files: OfficeFile[], via?: OfficeBatcher): Promise<Uint8Array[]> {
+export async function convertToPdf(files: OfficeFile[], via?: OfficeConverter): Promise<Uint8Array[]> {
   return unwrap(await convertToPdfSettled(files, via));
 }

@@ -76,7 +76,8 @@ describe('skillWorkflow on a real Temporal dev server', { timeout: 120_000 }, ()
       authorTask: 'llm',
       judgeTask: 'llm',
       prepareTask: 'prepare',
-      packageTask: 'prepare',
+      // Judge and package are one activity on the LLM queue (workflows/skill.ts).
+      packageTask: 'llm',
       officeVerify: 'office',
     } as const;
     for (const c of round.stageCalls)

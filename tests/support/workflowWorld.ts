@@ -201,6 +201,10 @@ const stageActivity =
 const llmActivities: ReturnType<typeof createLlmStageActivities> = {
   authorTask: stageActivity('authorTask'),
   judgeTask: stageActivity('judgeTask'),
+  async judgeAndPackage(task) {
+    const judged = await runStage('judgeTask', task);
+    return judged.ok ? runStage('packageTask', task) : judged;
+  },
 };
 const prepareActivities: ReturnType<typeof createPrepareActivities> = {
   prepareTask: (task) => runStage('prepareTask', task),

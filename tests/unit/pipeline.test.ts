@@ -78,4 +78,22 @@ describe('task pipeline', () => {
     await assert.rejects(runTaskPipeline(stages, task), /judgeTask crashed/);
     assert.deepEqual(calls, ['authorTask', 'prepareTask', 'officeVerify', 'judgeTask']);
   });
+
+  test('a runner that folds judge and package calls the one stage instead of the two', async () => {
+    for (const [ok, outcome] of [
+      [true, 'accepted'],
+      [false, 'rejected'],
+    ] as const) {
+      const { stages, calls } = recordingStages({ office: true });
+      const folded: TaskStages = {
+        ...stages,
+        judgeAndPackage: async () => {
+          calls.push('judgeAndPackage');
+          return { ok };
+        },
+      };
+      assert.equal(await runTaskPipeline(folded, task), outcome);
+      assert.deepEqual(calls, ['authorTask', 'prepareTask', 'officeVerify', 'judgeAndPackage']);
+    }
+  });
 });

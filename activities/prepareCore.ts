@@ -1,0 +1,118 @@
+import { OS_MANIFEST_PATH } from '../preparers/os/manifest.ts';
+import { assertSafeRelativePath } from '../preparers/paths.ts';
+import { applyEdits, PreparerInputError, preparers } from '../preparers/registry.ts';
+import { untrustedPathProblems } from '../preparers/sensitivePaths.ts';
+import type { AppId, FileMap, ProbeResult } from '../preparers/types.ts';
+import { type MaterializedTask, materializeTask } from '../skills/run/materialize.ts';
+import { nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
+import { type Context, TemplateError } from '../skills/template.ts';
+import type { NodeRun } from './taskRecords.ts';
+import { instructionProblems } from './verify/instruction.ts';
+import { referenceProblems } from './verify/references.ts';
+import { proveRubric, type RubricStats } from './verify/rubricProof.ts';
+
+export type PreparedTask =
+  | {
+      ok: true;
+      m: MaterializedTask;
+      level: string | undefined;
+      initial: FileMap;
+      solved: FileMap;
+      appOf: Map<string, AppId>;
+      checks: { kind: string; file?: string }[];
+      items: { text: string; weight: number; checks: number[] }[];
+      before: ProbeResult[];
+      after: ProbeResult[];
+      stats: RubricStats;
+      runs: NodeRun[];
+    }
+  | { ok: false; reason: string; node: string; detail: string; runs: NodeRun[]; stats?: RubricStats };
+
+/**
+ * The prepare stage's work, in memory and free of records: materialize, instruction rules, build
+ * the initial files, apply the oracle, references, and the rubric proof (states, wrong solutions,
+ * invariants). The prepare activity persists what this returns; the in-process floor benchmark
+ * (bench/floor.ts) runs the same function, so both measure the same work.
+ */
+export async function prepareInMemory(spec: SkillSpec, source: string, ctx: Context): Promise<PreparedTask> {
+  const runs: NodeRun[] = [];
+  let t = performance.now();
+  const lap = () => {
+    const now = performance.now();
+    const ms = now - t;
+    t = now;
+    return ms;
+  };
+  const reject = (reason: string, node: string, detail: string, stats?: RubricStats): PreparedTask => ({
+    ok: false,
+    reason,
+    node,
+    detail,
+    runs,
+    ...(stats ? { stats } : {}),
+  });
+  let m: MaterializedTask;
+  try {
+    m = await materializeTask(spec, ctx);
+    for (const p of m.prepares) {
+      if (p.app !== 'thunderbird') assertSafeRelativePath(p.target, `prepare ${p.nodeId} target`);
+    }
+  } catch (err) {
+    if (err instanceof PreparerInputError || err instanceof TemplateError || err instanceof Error) {
+      return reject('invalid_task_spec', 'materialize', err.message);
+    }
+    throw err;
+  }
+  const level = (ctx.task as { level?: string } | undefined)?.level;
+  const wording = instructionProblems({
+    instruction: m.instruction,
+    level,
+    checks: m.checks as Record<string, unknown>[],
+    prepares: m.prepares,
+  });
+  if (wording.length > 0) {
+    return reject(
+      'instruction_invalid',
+      'verify_instruction',
+      wording.map((p) => `${p.rule}: ${p.detail}`).join('; '),
+    );
+  }
+  runs.push({ nodeId: 'verify_instruction', kind: 'verify', status: 'ok', durationMs: lap() });
+  const initial: FileMap = {};
+  const appOf = new Map<string, AppId>();
+  for (const p of m.prepares) {
+    const built = await preparers[p.app].build(p.target, p.doc);
+    for (const [path, bytes] of Object.entries(built)) {
+      if (path in initial && path !== OS_MANIFEST_PATH) {
+        return reject('invalid_task_spec', p.nodeId, `two prepare nodes write ${path}`);
+      }
+      initial[path] = bytes;
+      appOf.set(path, p.app);
+    }
+    runs.push({ nodeId: p.nodeId, kind: 'prepare', status: 'ok', durationMs: lap() });
+  }
+  if (source !== 'file') {
+    const unsafe = untrustedPathProblems(initial);
+    if (unsafe.length > 0) return reject('unsafe_spec', 'materialize', unsafe.join('; '));
+  }
+  const solveNode = spec.nodes.flatMap((n) => ('solve' in n ? [nodeQualifiedId(n)] : [])).join('+');
+  let solved: FileMap;
+  try {
+    solved = await applyEdits(initial, m.edits);
+  } catch (err) {
+    return reject('oracle_failed', solveNode, (err as Error).message);
+  }
+  runs.push({ nodeId: solveNode, kind: 'solve', status: 'ok', durationMs: lap() });
+
+  // A declining task names what is not there on purpose: only its checks' files must exist.
+  const refs = referenceProblems(m.expected === 'infeasible' ? '' : m.instruction, m.checks, initial, solved);
+  if (refs.length > 0) return reject('missing_reference', 'verify_references', refs.join('; '));
+  runs.push({ nodeId: 'verify_references', kind: 'verify', status: 'ok', durationMs: lap() });
+
+  const proof = await proveRubric(m, initial, solved, appOf);
+  if (!proof.ok) return reject(proof.reason, proof.node, proof.detail, proof.stats);
+  for (const nodeId of proof.passed) runs.push({ nodeId, kind: 'verify', status: 'ok', durationMs: 0 });
+  runs[runs.length - 1]!.durationMs = lap();
+  const { checks, items, before, after, stats } = proof;
+  return { ok: true, m, level, initial, solved, appOf, checks, items, before, after, stats, runs };
+}

@@ -1,0 +1,130 @@
+"""A resident LibreOffice driven over UNO (Debian python3-uno), for preparers/office/resident.ts.
+
+Starts one soffice with the given profile, listening on a private pipe, and converts files on
+request: one JSON object per line on stdin, one answer per line on stdout, in order.
+
+  start:    argv = [soffice, profile_arg, pipe_name]
+  ready:    {"ready": true}                                   (once connected)
+  request:  {"in": path, "out": path, "inFilter": name, "outFilter": name, "recalc": bool}
+  answer:   {"ok": true} | {"ok": false, "error": "..."}
+  stop:     {"quit": true} or end of stdin
+
+Paths come from the Node side (temp files it named itself), never from task content. A failure
+of one file is answered; a lost connection to soffice ends this process (exit 3), and the Node
+side restarts the member and retries the files it had in flight.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import uno
+from com.sun.star.beans import PropertyValue
+from com.sun.star.connection import NoConnectException
+from com.sun.star.lang import DisposedException
+from com.sun.star.uno import RuntimeException
+
+
+def prop(name, value):
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+
+def answer(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def connect(soffice, profile_arg, pipe):
+    office = subprocess.Popen(
+        [
+            soffice,
+            profile_arg,
+            "--headless",
+            "--invisible",
+            "--nologo",
+            "--nodefault",
+            "--nolockcheck",
+            "--norestore",
+            "--nofirststartwizard",
+            "--accept=pipe,name=%s;urp;StarOffice.ComponentContext" % pipe,
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    local = uno.getComponentContext()
+    resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+    deadline = time.time() + 60
+    while True:
+        try:
+            ctx = resolver.resolve("uno:pipe,name=%s;urp;StarOffice.ComponentContext" % pipe)
+            break
+        except NoConnectException:
+            if office.poll() is not None:
+                raise SystemExit("soffice exited with %s before accepting connections" % office.returncode)
+            if time.time() > deadline:
+                raise SystemExit("soffice did not accept connections within 60 s")
+            time.sleep(0.05)
+    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    return office, desktop
+
+
+def convert(desktop, req):
+    src = uno.systemPathToFileUrl(os.path.abspath(req["in"]))
+    dst = uno.systemPathToFileUrl(os.path.abspath(req["out"]))
+    doc = desktop.loadComponentFromURL(
+        src,
+        "_blank",
+        0,
+        (prop("Hidden", True), prop("FilterName", req["inFilter"]), prop("ReadOnly", False)),
+    )
+    if doc is None:
+        raise ValueError("LibreOffice could not open the file with filter %s" % req["inFilter"])
+    try:
+        if req.get("recalc") and hasattr(doc, "calculateAll"):
+            doc.calculateAll()
+        doc.storeToURL(dst, (prop("FilterName", req["outFilter"]), prop("Overwrite", True)))
+    finally:
+        try:
+            doc.close(True)
+        except Exception:
+            doc.dispose()
+
+
+def main():
+    soffice, profile_arg, pipe = sys.argv[1], sys.argv[2], sys.argv[3]
+    office, desktop = connect(soffice, profile_arg, pipe)
+    answer({"ready": True})
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        if req.get("quit"):
+            break
+        try:
+            convert(desktop, req)
+            answer({"ok": True})
+        except (DisposedException, RuntimeException) as e:
+            if office.poll() is not None:
+                answer({"ok": False, "error": "LibreOffice exited with %s" % office.returncode, "lost": True})
+                sys.exit(3)
+            answer({"ok": False, "error": "%s: %s" % (type(e).__name__, getattr(e, "Message", str(e)))})
+        except Exception as e:  # noqa: BLE001 - every file failure is answered, not fatal
+            answer({"ok": False, "error": "%s: %s" % (type(e).__name__, getattr(e, "Message", str(e)))})
+    try:
+        desktop.terminate()
+    except Exception:
+        pass
+    try:
+        office.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        office.kill()
+
+
+if __name__ == "__main__":
+    main()
