@@ -27,6 +27,7 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
       'writer.set_run_format',
       'writer.set_alignment',
       'writer.set_line_spacing',
+      'writer.set_indent',
     ]);
     if (!edits.some((e) => paragraphWide.has(e.op))) return undefined;
     // Select-all: the formatting lands on every paragraph instead of the named ones.
