@@ -82,5 +82,7 @@ export const writerOsworld: Record<string, OsworldMapper> = {
   'writer.toc': () =>
     unmapped('no OSWorld docx metric reads a table-of-contents field (python-docx skips sdt blocks)'),
   'writer.indent': () =>
-    unmapped('no OSWorld docx metric compares paragraph indentation with gold (check_tabstops_* read tab stops)'),
+    unmapped(
+      'no OSWorld docx metric compares paragraph indentation with gold (check_tabstops_* read tab stops)',
+    ),
 };
