@@ -1,5 +1,6 @@
 import { el, type XmlElement } from '../ooxml/xml.ts';
 import type { FileMap } from '../types.ts';
+import { addComment } from './comments.ts';
 import {
   type Docx,
   finalSection,
@@ -13,14 +14,16 @@ import {
   sectionProperties,
   tables,
 } from './document.ts';
-import { applyRunFormat, setAlignment, setLineSpacing, setParagraphProp } from './format.ts';
+import { applyRunFormat, setAlignment, setIndent, setLineSpacing, setParagraphProp } from './format.ts';
 import { setHeaderText } from './headers.ts';
 import { newListNum } from './numbering.ts';
+import { breakBefore, insertPageNumber } from './pages.ts';
 import { isolate, replaceInParagraph, setParagraphText, textNode } from './runs.ts';
 import type { WriterEdit } from './schema.ts';
 import { headingStyleId } from './styleDefs.ts';
 import { StyleSheet } from './styles.ts';
 import { buildTable } from './tables.ts';
+import { insertToc, textParagraphs } from './toc.ts';
 
 function need(refs: ParagraphRef[], match: string, op: string): ParagraphRef[] {
   if (refs.length === 0) throw new Error(`${op}: no paragraph contains ${JSON.stringify(match)}`);
@@ -133,6 +136,27 @@ async function applyOne(docx: Docx, edit: WriterEdit): Promise<void> {
       ref.parent.insertAfter(ref.p, p);
       return;
     }
+    case 'writer.insert_page_break':
+      breakBefore(need(matchingParagraphs(body, edit.before), edit.before, edit.op)[0]!.p);
+      return;
+    case 'writer.insert_page_number':
+      return insertPageNumber(docx, edit.where, edit.prefix, edit.alignment);
+    case 'writer.add_comment': {
+      const ref = need(matchingParagraphs(body, edit.paragraph), edit.paragraph, edit.op)[0]!;
+      return addComment(docx, ref.p, edit.text, edit.author);
+    }
+    case 'writer.insert_toc': {
+      const refs = textParagraphs(body).filter((r) => paragraphText(r.p).includes(edit.before));
+      const ref = need(refs, edit.before, edit.op)[0]!;
+      if (ref.parent !== body)
+        throw new Error(`${edit.op}: the paragraph before the index must be a body paragraph`);
+      return insertToc(docx, ref, edit.title, edit.levels);
+    }
+    case 'writer.set_indent':
+      for (const { p } of need(matchingParagraphs(body, edit.paragraph), edit.paragraph, edit.op)) {
+        setIndent(p, edit.left, edit.firstLine);
+      }
+      return;
     case 'writer.delete_paragraph':
       for (const ref of need(matchingParagraphs(body, edit.paragraph), edit.paragraph, edit.op)) {
         // A table cell must keep one paragraph: empty it instead.

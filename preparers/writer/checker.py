@@ -215,9 +215,49 @@ def effective_run_format(styles, p, run):
         font = wval(fonts, 'ascii')
         if font is None:
             font = wval(fonts, 'hAnsi')
+    va = wval(prop('vertAlign'))
     return {'bold': is_on(prop('b')), 'italic': is_on(prop('i')), 'underline': u is not None and u != 'none',
             'size': 10 if sz is None else js_float(sz) / 2, 'font': font,
-            'color': None if color is None or color == 'auto' else color.upper()}
+            'color': None if color is None or color == 'auto' else color.upper(),
+            'strike': is_on(prop('strike')) or is_on(prop('dstrike')),
+            'script': va if va in ('superscript', 'subscript') else 'baseline',
+            'highlight': run_highlight(styles, p, run)}
+
+
+HIGHLIGHT_COLOURS = {
+    'yellow': 'FFFF00', 'green': '00FF00', 'cyan': '00FFFF', 'magenta': 'FF00FF', 'blue': '0000FF',
+    'red': 'FF0000', 'darkBlue': '000080', 'darkCyan': '008080', 'darkGreen': '008000',
+    'darkMagenta': '800080', 'darkRed': '800000', 'darkYellow': '808000', 'darkGray': '808080',
+    'lightGray': 'C0C0C0', 'black': '000000', 'white': 'FFFFFF',
+}
+HIGHLIGHT_BY_HEX = {v: k for k, v in HIGHLIGHT_COLOURS.items()}
+
+
+def run_highlight(styles, p, run):
+    h = wval(styles.run_prop(p, run, 'highlight'))
+    if h is not None and h != 'none':
+        return h
+    shd = styles.run_prop(p, run, 'shd')
+    fill = wval(shd, 'fill')
+    fill = fill.upper() if fill else fill
+    if not fill or fill == 'AUTO' or wval(shd) == 'nil':
+        return None
+    return HIGHLIGHT_BY_HEX.get(fill, fill)
+
+
+def extra_mismatches(want, got):
+    bad = []
+    if want.get('strike') is not None and want['strike'] != got['strike']:
+        bad.append('strike')
+    if want.get('script') is not None and want['script'] != got['script']:
+        bad.append('script')
+    h = want.get('highlight')
+    if h is not None:
+        ok = got['highlight'] is None if h == 'none' else (got['highlight'] is not None if h == 'any'
+                                                           else h == got['highlight'])
+        if not ok:
+            bad.append('highlight')
+    return bad
 
 
 def effective_alignment(styles, p):
@@ -345,7 +385,8 @@ def writer_heading(doc, c):
 @on_docx
 def writer_run_format(doc, c):
     styles = doc.styles()
-    want = {k: v for k, v in c.items() if k not in ('kind', 'file', 'text')}
+    want = {k: v for k, v in c.items() if k not in ('kind', 'file', 'text', 'strike', 'script', 'highlight')}
+    extra = {k: c[k] for k in ('strike', 'script', 'highlight') if c.get(k) is not None}
     text = c['text']
     observed, ok, hits = [], True, 0
     for p, _ in w_paragraphs(doc.body):
@@ -359,7 +400,7 @@ def writer_run_format(doc, c):
                     runs.append(run)
             for run in runs:
                 got = effective_run_format(styles, p, run)
-                if format_mismatches(want, got):
+                if format_mismatches(want, got) or extra_mismatches(extra, got):
                     ok = False
                 if len(observed) < 5:
                     observed.append({k: v for k, v in got.items() if v is not None})
@@ -417,20 +458,44 @@ def writer_list(doc, c):
 def writer_table(doc, c):
     all_tables = w_tables(doc.body)
     cands = all_tables if c.get('table') is None else all_tables[c['table'] - 1:c['table']]
+    leads = table_leads(doc.body)
     shapes = []
     for t in cands:
         cells = table_cells(t)
-        shapes.append({'rows': len(cells), 'cols': max([0] + [len(r) for r in cells]), 'cells': cells})
+        lead = next((l for tb, l in leads if tb is t), '')
+        shapes.append({'rows': len(cells), 'cols': max([0] + [len(r) for r in cells]), 'cells': cells, 'lead': lead})
 
     def cell_at(s, row, col):
         if 0 <= row - 1 < len(s['cells']) and 0 <= col - 1 < len(s['cells'][row - 1]):
             return s['cells'][row - 1][col - 1]
         return None
-    fits = any((c.get('rows') is None or s['rows'] == c['rows']) and
+    fits = any((c.get('after') is None or c['after'] in s['lead']) and
+               (c.get('rows') is None or s['rows'] == c['rows']) and
                (c.get('cols') is None or s['cols'] == c['cols']) and
                all(cell_at(s, x['row'], x['col']) == js_trim(x['text']) for x in c.get('cells', []))
                for s in shapes)
-    return fits, {'tables': len(all_tables), 'shapes': [dict(s, cells=s['cells'][:4]) for s in shapes[:3]]}
+    return fits, {'tables': len(all_tables),
+                  'shapes': [dict(s, lead=clip(s['lead'], 80), cells=s['cells'][:4]) for s in shapes[:3]]}
+
+
+def table_leads(body):
+    """(table, text of the non-empty paragraph right before it) for every body-level table."""
+    leads = []
+    last = ['']
+
+    def walk(e):
+        for c in e:
+            if c.tag == wq('p'):
+                t = w_text(c)
+                if js_trim(t) != '':
+                    last[0] = t
+            elif c.tag == wq('tbl'):
+                leads.append((c, last[0]))
+                last[0] = ''
+            elif c.tag in (wq('sdt'), wq('sdtContent'), wq('customXml')):
+                walk(c)
+    walk(body)
+    return leads
 
 
 def doc_orientation(doc):
@@ -479,17 +544,245 @@ def writer_paragraph_count(doc, c):
     return count_ok(n, c), {'paragraphs': n}
 
 
+# ---- pages, fields, comments, tables of contents, indents (pages.ts, comments.ts, toc.ts, format.ts) ----
+
+def run_content(p):
+    return [c for run in runs_of(p) for c in run if c.tag != wq('rPr')]
+
+
+def is_page_break(e):
+    return e.tag == wq('br') and wval(e, 'type') == 'page'
+
+
+def has_text(e):
+    return e.tag == wq('t') and js_trim(all_text(e)) != ''
+
+
+def breaks_before_text(p):
+    for c in run_content(p):
+        if is_page_break(c):
+            return True
+        if has_text(c):
+            return False
+    return False
+
+
+def breaks_after_text(p):
+    sect = wchild(wchild(p, 'pPr'), 'sectPr')
+    if sect is not None and wval(wchild(sect, 'type')) != 'continuous':
+        return True
+    for c in reversed(run_content(p)):
+        if is_page_break(c):
+            return True
+        if has_text(c):
+            return False
+    return False
+
+
+def starts_new_page(styles, paras, index):
+    p = paras[index]
+    if is_on(styles.paragraph_prop(p, 'pageBreakBefore')):
+        return True
+    if breaks_before_text(p):
+        return True
+    for i in range(index - 1, -1, -1):
+        prev = paras[i]
+        if breaks_after_text(prev):
+            return True
+        if js_trim(w_text(prev)) != '':
+            return False
+    return False
+
+
+def field_name(instr):
+    parts = instr.split()
+    return parts[0].upper() if parts else ''
+
+
+def field_instructions(root):
+    out = [js_trim(f.get(wq('instr')) or '') for f in root.iter(wq('fldSimple'))]
+    for p, _ in w_paragraphs(root):
+        current = None
+        for c in run_content(p):
+            if c.tag == wq('fldChar'):
+                if wval(c, 'fldCharType') == 'begin':
+                    current = ''
+                elif current is not None:
+                    out.append(js_trim(current))
+                    current = None
+            elif c.tag == wq('instrText') and current is not None:
+                current += all_text(c)
+    return out
+
+
+def header_roots(doc, which):
+    out = []
+    for rel in doc.pkg.related('word/document.xml', which):
+        root = doc.pkg.part_if_exists(rel['target'])
+        if root is not None:
+            out.append(root)
+    return out
+
+
+@kind('writer.order')
+@on_docx
+def writer_order(doc, c):
+    members = toc_info(doc.body)['members']
+    texts = [t for t in (w_text(p) for p, in_table in w_paragraphs(doc.body)
+                         if not in_table and not any(p is m for m in members)) if js_trim(t) != '']
+    at = [next((i for i, t in enumerate(texts) if m in t), -1) for m in c['paragraphs']]
+    consecutive = all(q >= 0 and (i == 0 or q == at[i - 1] + 1) for i, q in enumerate(at))
+    last_ok = not c.get('last') or at[-1] == len(texts) - 1
+    return consecutive and last_ok, {'positions': [q + 1 for q in at], 'paragraphs': len(texts)}
+
+
+@kind('writer.page_break')
+@on_docx
+def writer_page_break(doc, c):
+    styles = doc.styles()
+    paras = [p for p, _ in w_paragraphs(doc.body)]
+    want = c.get('before', True)
+    seen = [starts_new_page(styles, paras, i) for i, p in enumerate(paras) if c['paragraph'] in w_text(p)]
+    return bool(seen) and all(b == want for b in seen), {'newPage': seen[0] if len(seen) == 1 else seen}
+
+
+@kind('writer.page_field')
+@on_docx
+def writer_page_field(doc, c):
+    fields = [field_name(i) for root in header_roots(doc, c['where']) for i in field_instructions(root)]
+    return c.get('field', 'PAGE') in fields, {'fields': fields,
+                                              'text': [clip(t, 80) for t in header_texts(doc, c['where'])]}
+
+
+def comments_of(doc):
+    rel = next(iter(doc.pkg.related('word/document.xml', 'comments')), None)
+    root = doc.pkg.part_if_exists(rel['target']) if rel is not None else None
+    if root is None:
+        return []
+    anchors = {}
+    for p, _ in w_paragraphs(doc.body):
+        ids = []
+        for m in list(p.iter(wq('commentRangeStart'))) + list(p.iter(wq('commentReference'))):
+            i = m.get(wq('id')) or ''
+            if i not in ids:
+                ids.append(i)
+        for i in ids:
+            anchors.setdefault(i, []).append(w_text(p))
+    return [{'text': '\n'.join(w_text(p) for p, _ in w_paragraphs(cm)), 'author': cm.get(wq('author')) or '',
+             'anchors': anchors.get(cm.get(wq('id')) or '', [])} for cm in root.findall(wq('comment'))]
+
+
+@kind('writer.comment')
+@on_docx
+def writer_comment(doc, c):
+    fold = (lambda t: t.lower()) if c.get('ignoreCase', True) else (lambda t: t)
+    found = comments_of(doc)
+    ok = any(fold(c['text']) in fold(m['text']) and any(c['anchor'] in a for a in m['anchors']) for m in found)
+    return ok, [{'text': clip(m['text'], 80), 'anchors': [clip(a, 60) for a in m['anchors']]} for m in found[:5]]
+
+
+def toc_info(body):
+    in_block = []
+    for sdt in body.iter(wq('sdt')):
+        gallery = wchild(wchild(wchild(sdt, 'sdtPr'), 'docPartObj'), 'docPartGallery')
+        if re.search(r'table of contents', wval(gallery) or '', re.I):
+            content = wchild(sdt, 'sdtContent')
+            in_block.extend(p for p, _ in w_paragraphs(content if content is not None else sdt))
+    members, entries, stack, first = [], [], [], -1
+    for i, (p, _) in enumerate(w_paragraphs(body)):
+        in_field = any(f['toc'] for f in stack)
+        for f in p.iter(wq('fldSimple')):
+            if field_name(js_trim(f.get(wq('instr')) or '')) == 'TOC':
+                in_field = True
+        for run in runs_of(p):
+            for ch in run:
+                if ch.tag == wq('fldChar'):
+                    t = wval(ch, 'fldCharType')
+                    if t == 'begin':
+                        stack.append({'instr': '', 'toc': False})
+                    elif t == 'separate' and stack:
+                        stack[-1]['toc'] = field_name(js_trim(stack[-1]['instr'])) == 'TOC'
+                        if stack[-1]['toc']:
+                            in_field = True
+                    elif t == 'end' and stack:
+                        stack.pop()
+                elif ch.tag == wq('instrText') and stack:
+                    stack[-1]['instr'] += all_text(ch)
+        if in_field:
+            members.append(p)
+            entry = js_trim(w_text(p).split('\t')[0])
+            if entry != '':
+                entries.append(entry)
+        if any(p is b for b in in_block) and not any(p is m for m in members):
+            members.append(p)
+        if first < 0 and any(p is m for m in members):
+            first = i
+    return {'members': members, 'entries': entries, 'first': first}
+
+
+@kind('writer.toc')
+@on_docx
+def writer_toc(doc, c):
+    toc = toc_info(doc.body)
+    ok = toc['first'] >= 0 and toc['entries'] == [js_trim(e) for e in c['entries']]
+    if c.get('before') is not None:
+        paras = [p for p, _ in w_paragraphs(doc.body)]
+        target = next((i for i, p in enumerate(paras)
+                       if not any(p is m for m in toc['members']) and c['before'] in w_text(p)), -1)
+        if not (toc['first'] >= 0 and target > toc['first']):
+            ok = False
+    return ok, {'entries': [clip(e, 60) for e in toc['entries'][:12]], 'found': toc['first'] >= 0}
+
+
+def effective_indent(styles, p):
+    def left_of(e):
+        v = e.get(wq('left'))
+        return v if v is not None else e.get(wq('start'))
+    left = styles.paragraph_prop(p, 'ind', lambda e: left_of(e) is not None)
+    first = styles.paragraph_prop(p, 'ind', lambda e: e.get(wq('firstLine')) is not None or e.get(wq('hanging')) is not None)
+    hanging = first.get(wq('hanging')) if first is not None else None
+    if hanging is not None:
+        first_tw = -js_float(hanging)
+    else:
+        fl = first.get(wq('firstLine')) if first is not None else None
+        first_tw = js_float(fl) if fl is not None else 0
+
+    def rnd(tw):
+        return math.floor(tw / 1440 * 1000 + 0.5) / 1000
+    return {'left': rnd(js_float(left_of(left)) if left is not None else 0), 'firstLine': rnd(first_tw)}
+
+
+@kind('writer.indent')
+@on_docx
+def writer_indent(doc, c):
+    styles = doc.styles()
+    tol = c.get('tolerance', 0.05)
+
+    def near(a, b):
+        return b is None or abs(a - b) <= tol
+    return every_paragraph(doc, c['paragraph'], lambda p: effective_indent(styles, p),
+                           lambda v: near(v['left'], c.get('left')) and near(v['firstLine'], c.get('firstLine')))
+
+
 # ---- writer.unchanged (preparers/writer/invariants.ts): what a reader sees of each paragraph ----
 
 def js_round2(x):
     return math.floor(x * 100 + 0.5) / 100
 
 
+def run_extras(f):
+    return (('/s' if f['strike'] else '') + ('' if f['script'] == 'baseline' else '/' + f['script']) +
+            ('/h:' + f['highlight'] if f['highlight'] else ''))
+
+
 def snap_doc(doc):
     styles = doc.styles()
     out = []
-    for p, in_table in w_paragraphs(doc.body):
-        if in_table:
+    toc = toc_info(doc.body)['members']
+    refs = w_paragraphs(doc.body)
+    paras = [p for p, _ in refs]
+    for index, (p, in_table) in enumerate(refs):
+        if in_table or any(p is m for m in toc):
             continue
         text = js_trim(w_text(p))
         if text == '':
@@ -505,13 +798,15 @@ def snap_doc(doc):
             f = effective_run_format(styles, p, run)
             formats.add('%s/%s/%s/%s/%s' % ('' if f['size'] is None else js_str(f['size']), 'b' if f['bold'] else '',
                                             'i' if f['italic'] else '', 'u' if f['underline'] else '',
-                                            f['color'] or ''))
+                                            f['color'] or '') + run_extras(f))
         spacing = effective_line_spacing(styles, p)
         out.append({'text': text, 'heading': int(heading.group(1)) if heading else 0,
                     'align': effective_alignment(styles, p),
                     'spacing': spacing if isinstance(spacing, str) else js_round2(spacing),
                     'list': list_info(doc, styles, p) or 'none',
                     'runs': ';'.join(sorted(formats))})
+        if starts_new_page(styles, paras, index):
+            out[-1]['page'] = True
     return {'paragraphs': out, 'tables': [table_cells(t) for t in w_tables(doc.body)],
             'header': header_texts(doc, 'header'), 'footer': header_texts(doc, 'footer'),
             'orientation': doc_orientation(doc)}

@@ -1,5 +1,5 @@
 import { el, type XmlElement } from '../ooxml/xml.ts';
-import type { Alignment, RunFormat } from './schema.ts';
+import { type Alignment, HIGHLIGHT_COLOURS, type RunFormat } from './schema.ts';
 import { isOn, type StyleSheet } from './styles.ts';
 
 /** Child order the WordprocessingML schema requires inside w:rPr and w:pPr (Word rejects others). */
@@ -140,6 +140,30 @@ export function applyRunFormat(run: XmlElement, f: RunFormat): void {
     put(el('w:rFonts', { 'w:ascii': f.font, 'w:hAnsi': f.font, 'w:cs': f.font, 'w:eastAsia': f.font }));
   }
   if (f.color !== undefined) put(el('w:color', { 'w:val': f.color.toUpperCase() }));
+  if (f.strike !== undefined) onOff('w:strike', f.strike);
+  if (f.script !== undefined) put(el('w:vertAlign', { 'w:val': f.script }));
+  if (f.highlight !== undefined) {
+    put(el('w:highlight', { 'w:val': f.highlight }));
+    // Shading is the other way LibreOffice saves a character background: clear it with the highlight.
+    if (f.highlight === 'none') removeChild(rPr, 'w:shd');
+  }
+}
+
+const HIGHLIGHT_BY_HEX = new Map<string, string>(
+  Object.entries(HIGHLIGHT_COLOURS).map(([name, hex]) => [hex, name]),
+);
+
+/**
+ * A run's character background: its w:highlight colour, else a w:shd fill (LibreOffice may save
+ * highlighting as shading), named when it is one of the highlight colours, else the hex fill.
+ */
+function runHighlight(styles: StyleSheet, p: XmlElement, run: XmlElement): string | undefined {
+  const h = styles.runProp(p, run, 'w:highlight')?.attrs['w:val'];
+  if (h !== undefined && h !== 'none') return h;
+  const shd = styles.runProp(p, run, 'w:shd');
+  const fill = shd?.attrs['w:fill']?.toUpperCase();
+  if (!fill || fill === 'AUTO' || shd?.attrs['w:val'] === 'nil') return undefined;
+  return HIGHLIGHT_BY_HEX.get(fill) ?? fill;
 }
 
 /** What a reader sees for a run: its formatting after resolving styles. */
@@ -150,6 +174,10 @@ export interface EffectiveRunFormat {
   size?: number;
   font?: string;
   color?: string;
+  strike: boolean;
+  script: 'superscript' | 'subscript' | 'baseline';
+  /** Highlight colour name (or hex fill of character shading); undefined when none. */
+  highlight?: string;
 }
 
 export function effectiveRunFormat(styles: StyleSheet, p: XmlElement, run: XmlElement): EffectiveRunFormat {
@@ -166,7 +194,34 @@ export function effectiveRunFormat(styles: StyleSheet, p: XmlElement, run: XmlEl
     size: sz === undefined ? 10 : Number(sz) / 2,
     font: fonts?.attrs['w:ascii'] ?? fonts?.attrs['w:hAnsi'],
     color: color === undefined || color === 'auto' ? undefined : color.toUpperCase(),
+    strike: isOn(prop('w:strike')) || isOn(prop('w:dstrike')),
+    script: scriptOf(prop('w:vertAlign')?.attrs['w:val']),
+    highlight: runHighlight(styles, p, run),
   };
+}
+
+function scriptOf(v: string | undefined): EffectiveRunFormat['script'] {
+  return v === 'superscript' || v === 'subscript' ? v : 'baseline';
+}
+
+/** The names of the strike/script/highlight properties a run does not show as wanted. */
+export function extraMismatches(
+  want: { strike?: boolean; script?: string; highlight?: string },
+  got: EffectiveRunFormat,
+): string[] {
+  const bad: string[] = [];
+  if (want.strike !== undefined && want.strike !== got.strike) bad.push('strike');
+  if (want.script !== undefined && want.script !== got.script) bad.push('script');
+  if (want.highlight !== undefined) {
+    const ok =
+      want.highlight === 'none'
+        ? got.highlight === undefined
+        : want.highlight === 'any'
+          ? got.highlight !== undefined
+          : want.highlight === got.highlight;
+    if (!ok) bad.push('highlight');
+  }
+  return bad;
 }
 
 /** Compare the wanted properties with what a run shows; returns the names that differ. */
@@ -204,4 +259,38 @@ export function effectiveLineSpacing(styles: StyleSheet, p: XmlElement): number 
   const rule = spacing?.attrs['w:lineRule'] ?? 'auto';
   if (rule !== 'auto') return `${rule} ${Number(line) / 20}pt`;
   return Number(line) / 240;
+}
+
+const TWIPS_PER_INCH = 1440;
+
+/** Set left and/or first-line indentation (inches; a negative first line is a hanging indent). */
+export function setIndent(p: XmlElement, left?: number, firstLine?: number): void {
+  const existing = p.first('w:pPr')?.first('w:ind');
+  const attrs: Record<string, string> = { ...(existing?.attrs ?? {}) };
+  if (left !== undefined) {
+    delete attrs['w:start'];
+    attrs['w:left'] = String(Math.round(left * TWIPS_PER_INCH));
+  }
+  if (firstLine !== undefined) {
+    delete attrs['w:firstLine'];
+    delete attrs['w:hanging'];
+    const tw = Math.round(Math.abs(firstLine) * TWIPS_PER_INCH);
+    attrs[firstLine < 0 ? 'w:hanging' : 'w:firstLine'] = String(tw);
+  }
+  setParagraphProp(p, el('w:ind', attrs));
+}
+
+/** Left and first-line indentation in inches after resolving styles (each attribute from its own level). */
+export function effectiveIndent(styles: StyleSheet, p: XmlElement): { left: number; firstLine: number } {
+  const leftOf = (e: XmlElement) => e.attrs['w:left'] ?? e.attrs['w:start'];
+  const left = styles.paragraphProp(p, 'w:ind', (e) => leftOf(e) !== undefined);
+  const first = styles.paragraphProp(
+    p,
+    'w:ind',
+    (e) => e.attrs['w:firstLine'] !== undefined || e.attrs['w:hanging'] !== undefined,
+  );
+  const hanging = first?.attrs['w:hanging'];
+  const firstTw = hanging !== undefined ? -Number(hanging) : Number(first?.attrs['w:firstLine'] ?? 0);
+  const round = (tw: number) => Math.round((tw / TWIPS_PER_INCH) * 1000) / 1000;
+  return { left: round(Number((left && leftOf(left)) ?? 0)), firstLine: round(firstTw) };
 }

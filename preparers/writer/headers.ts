@@ -1,4 +1,4 @@
-import { el } from '../ooxml/xml.ts';
+import { el, type XmlElement } from '../ooxml/xml.ts';
 import { type Docx, finalSection, paragraphs, paragraphText, sectionProperties } from './document.ts';
 import { setParagraphText } from './runs.ts';
 
@@ -9,19 +9,23 @@ const R_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationship
 const REL = (k: HeaderKind) => `http://schemas.openxmlformats.org/officeDocument/2006/relationships/${k}`;
 const TYPE = (k: HeaderKind) => `application/vnd.openxmlformats-officedocument.wordprocessingml.${k}+xml`;
 
-/** Text of every header (or footer) part the document's sections use. */
-export async function headerTexts(docx: Docx, kind: HeaderKind): Promise<string[]> {
-  const out: string[] = [];
+/** Root elements of every header (or footer) part the document relates to. */
+export async function headerRoots(docx: Docx, kind: HeaderKind): Promise<XmlElement[]> {
+  const out: XmlElement[] = [];
   for (const rel of await docx.pkg.related('word/document.xml', kind)) {
     const root = await docx.pkg.partIfExists(rel.target);
-    if (root)
-      out.push(
-        paragraphs(root)
-          .map((r) => paragraphText(r.p))
-          .join('\n'),
-      );
+    if (root) out.push(root);
   }
   return out;
+}
+
+/** Text of every header (or footer) part the document's sections use. */
+export async function headerTexts(docx: Docx, kind: HeaderKind): Promise<string[]> {
+  return (await headerRoots(docx, kind)).map((root) =>
+    paragraphs(root)
+      .map((r) => paragraphText(r.p))
+      .join('\n'),
+  );
 }
 
 /** Set the default header/footer of every section to one paragraph of text, creating the part if needed. */

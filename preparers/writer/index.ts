@@ -27,8 +27,14 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
       'writer.set_run_format',
       'writer.set_alignment',
       'writer.set_line_spacing',
+      'writer.set_indent',
     ]);
-    if (!edits.some((e) => paragraphWide.has(e.op))) return undefined;
+    // Nothing to widen when the solution already is a select-all (e.g. clear every highlight).
+    const narrow = (e: schema.WriterEdit) =>
+      paragraphWide.has(e.op) &&
+      'paragraph' in e &&
+      (e.paragraph !== '*' || ('text' in e && e.text !== undefined));
+    if (!edits.some(narrow)) return undefined;
     // Select-all: the formatting lands on every paragraph instead of the named ones.
     return edits.map((e) => {
       if (!paragraphWide.has(e.op) || !('paragraph' in e)) return e;

@@ -9,11 +9,18 @@ import {
   tables,
   textSlots,
 } from './document.ts';
-import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat } from './format.ts';
+import {
+  type EffectiveRunFormat,
+  effectiveAlignment,
+  effectiveLineSpacing,
+  effectiveRunFormat,
+} from './format.ts';
 import { headerTexts } from './headers.ts';
 import { listInfo } from './numbering.ts';
+import { startsNewPage } from './pages.ts';
 import { normaliseStyleName, StyleSheet } from './styles.ts';
 import { tableCells } from './tables.ts';
+import { tocInfo } from './toc.ts';
 
 /**
  * "Nothing else changed" in a document. A paragraph's snapshot is what a reader sees: its text,
@@ -32,6 +39,8 @@ export interface ParagraphSnap {
    * family is left out: LibreOffice writes the default family explicitly where Word inherits it.
    */
   runs: string;
+  /** Present (true) only when the paragraph starts a new page. */
+  page?: true;
 }
 
 export interface DocSnap {
@@ -42,11 +51,19 @@ export interface DocSnap {
   orientation: string;
 }
 
+/** Strikethrough, script and highlight, written only when set so plain runs keep the short form. */
+function extras(f: EffectiveRunFormat): string {
+  return `${f.strike ? '/s' : ''}${f.script === 'baseline' ? '' : `/${f.script}`}${f.highlight ? `/h:${f.highlight}` : ''}`;
+}
+
 async function snapDoc(docx: Docx): Promise<DocSnap> {
   const styles = await StyleSheet.load(docx);
   const out: ParagraphSnap[] = [];
-  for (const ref of paragraphs(docx.body)) {
-    if (ref.inTable) continue;
+  // A table of contents is generated text: its entries are checked by writer.toc, not kept as paragraphs.
+  const toc = tocInfo(docx.body).members;
+  const refs = paragraphs(docx.body);
+  for (const [index, ref] of refs.entries()) {
+    if (ref.inTable || toc.has(ref.p)) continue;
     const text = paragraphText(ref.p).trim();
     if (text === '') continue;
     const id = styles.paragraphStyle(ref.p);
@@ -70,12 +87,13 @@ async function snapDoc(docx: Docx): Promise<DocSnap> {
         ...new Set(
           formats.map(
             (f) =>
-              `${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.underline ? 'u' : ''}/${f.color ?? ''}`,
+              `${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.underline ? 'u' : ''}/${f.color ?? ''}${extras(f)}`,
           ),
         ),
       ]
         .sort()
         .join(';'),
+      ...(startsNewPage(styles, refs, index) ? { page: true as const } : {}),
     });
   }
   const pgSz = finalSection(docx.body).first('w:pgSz');

@@ -69,5 +69,20 @@ export const writerOsworld: Record<string, OsworldMapper> = {
     unmapped(
       'compare_font_names wants one font in every run and check_italic_font_size_14 is task-specific; no metric compares run formatting with gold',
     ),
-  // compare_pptx_files (slides.py) against the gold deck.
+  'writer.order': () =>
+    unmapped(
+      'compare_docx_files compares the whole paragraph list with gold, not the order of named paragraphs among others',
+    ),
+  'writer.page_break': () => unmapped('no OSWorld docx metric reads page or section breaks'),
+  'writer.page_field': () =>
+    unmapped(
+      'has_page_numbers_in_footers accepts any digit typed into a footer; the check requires an automatic page-number field',
+    ),
+  'writer.comment': () => unmapped('no OSWorld docx metric reads comments or their anchors'),
+  'writer.toc': () =>
+    unmapped('no OSWorld docx metric reads a table-of-contents field (python-docx skips sdt blocks)'),
+  'writer.indent': () =>
+    unmapped(
+      'no OSWorld docx metric compares paragraph indentation with gold (check_tabstops_* read tab stops)',
+    ),
 };

@@ -1,5 +1,7 @@
 import { formatMismatches } from '../ooxml/fonts.ts';
+import type { XmlElement } from '../ooxml/xml.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
+import { commentsOf } from './comments.ts';
 import {
   bodyText,
   type Docx,
@@ -12,13 +14,21 @@ import {
   tables,
   textSlots,
 } from './document.ts';
-import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat } from './format.ts';
+import {
+  effectiveAlignment,
+  effectiveIndent,
+  effectiveLineSpacing,
+  effectiveRunFormat,
+  extraMismatches,
+} from './format.ts';
 import { headerTexts } from './headers.ts';
 import { probeWriterUnchanged } from './invariants.ts';
 import { listInfo } from './numbering.ts';
+import { headerFields, startsNewPage } from './pages.ts';
 import type { WriterCheck } from './schema.ts';
 import { normaliseStyleName, StyleSheet } from './styles.ts';
 import { tableCells } from './tables.ts';
+import { textParagraphs, tocInfo } from './toc.ts';
 
 function countOk(n: number, c: { count?: number; min?: number; max?: number }): boolean {
   if (c.count !== undefined && n !== c.count) return false;
@@ -83,7 +93,7 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
       );
     }
     case 'writer.run_format': {
-      const { kind: _k, file: _f, text, ...want } = check;
+      const { kind: _k, file: _f, text, strike, script, highlight, ...want } = check;
       const styles = await StyleSheet.load(docx);
       const observed: unknown[] = [];
       let pass = true;
@@ -101,6 +111,7 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
           for (const run of runs) {
             const got = effectiveRunFormat(styles, p, run);
             if (formatMismatches(want, got).length > 0) pass = false;
+            if (extraMismatches({ strike, script, highlight }, got).length > 0) pass = false;
             if (observed.length < 5) observed.push(got);
           }
         }
@@ -159,12 +170,19 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
     case 'writer.table': {
       const all = tables(body);
       const candidates = check.table === undefined ? all : all.slice(check.table - 1, check.table);
+      const leads = tableLeads(body);
       const shapes = candidates.map((t) => {
         const cells = tableCells(t);
-        return { rows: cells.length, cols: Math.max(0, ...cells.map((r) => r.length)), cells };
+        return {
+          rows: cells.length,
+          cols: Math.max(0, ...cells.map((r) => r.length)),
+          cells,
+          lead: leads.get(t) ?? '',
+        };
       });
       const fits = shapes.some(
         (s) =>
+          (check.after === undefined || s.lead.includes(check.after)) &&
           (check.rows === undefined || s.rows === check.rows) &&
           (check.cols === undefined || s.cols === check.cols) &&
           check.cells.every((c) => s.cells[c.row - 1]?.[c.col - 1] === c.text.trim()),
@@ -173,7 +191,9 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
         pass: fits,
         observed: {
           tables: all.length,
-          shapes: shapes.slice(0, 3).map((s) => ({ ...s, cells: s.cells.slice(0, 4) })),
+          shapes: shapes
+            .slice(0, 3)
+            .map((s) => ({ ...s, lead: clip(s.lead, 80), cells: s.cells.slice(0, 4) })),
         },
       };
     }
@@ -196,7 +216,106 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
       const n = paragraphs(body).filter((r) => !r.inTable && paragraphText(r.p).trim() !== '').length;
       return { pass: countOk(n, check), observed: { paragraphs: n } };
     }
+    case 'writer.order': {
+      const texts = textParagraphs(body)
+        .filter((r) => !r.inTable)
+        .map((r) => paragraphText(r.p))
+        .filter((t) => t.trim() !== '');
+      const at = check.paragraphs.map((m) => texts.findIndex((t) => t.includes(m)));
+      const consecutive = at.every((q, i) => q >= 0 && (i === 0 || q === at[i - 1]! + 1));
+      const lastOk = !check.last || at[at.length - 1] === texts.length - 1;
+      return {
+        pass: consecutive && lastOk,
+        observed: { positions: at.map((q) => q + 1), paragraphs: texts.length },
+      };
+    }
+    case 'writer.page_break': {
+      const styles = await StyleSheet.load(docx);
+      const refs = paragraphs(body);
+      const seen = refs.flatMap((r, i) =>
+        paragraphText(r.p).includes(check.paragraph) ? [startsNewPage(styles, refs, i)] : [],
+      );
+      return {
+        pass: seen.length > 0 && seen.every((b) => b === check.before),
+        observed: { newPage: seen.length === 1 ? seen[0] : seen },
+      };
+    }
+    case 'writer.page_field': {
+      const fields = await headerFields(docx, check.where);
+      return {
+        pass: fields.includes(check.field),
+        observed: { fields, text: (await headerTexts(docx, check.where)).map((t) => clip(t, 80)) },
+      };
+    }
+    case 'writer.comment': {
+      const fold = (t: string) => (check.ignoreCase ? t.toLowerCase() : t);
+      const all = await commentsOf(docx);
+      const pass = all.some(
+        (c) => fold(c.text).includes(fold(check.text)) && c.anchors.some((a) => a.includes(check.anchor)),
+      );
+      return {
+        pass,
+        observed: all
+          .slice(0, 5)
+          .map((c) => ({ text: clip(c.text, 80), anchors: c.anchors.map((a) => clip(a, 60)) })),
+      };
+    }
+    case 'writer.toc': {
+      const toc = tocInfo(body);
+      let pass =
+        toc.first >= 0 &&
+        same(
+          toc.entries,
+          check.entries.map((e) => e.trim()),
+        );
+      if (check.before !== undefined) {
+        const refs = paragraphs(body);
+        const target = refs.findIndex(
+          (r) => !toc.members.has(r.p) && paragraphText(r.p).includes(check.before!),
+        );
+        if (!(toc.first >= 0 && target > toc.first)) pass = false;
+      }
+      return {
+        pass,
+        observed: { entries: toc.entries.slice(0, 12).map((e) => clip(e, 60)), found: toc.first >= 0 },
+      };
+    }
+    case 'writer.indent': {
+      const styles = await StyleSheet.load(docx);
+      const near = (a: number, b: number | undefined) =>
+        b === undefined || Math.abs(a - b) <= check.tolerance;
+      return everyParagraph(
+        docx,
+        check.paragraph,
+        (p) => effectiveIndent(styles, p),
+        (v) => near(v.left, check.left) && near(v.firstLine, check.firstLine),
+      );
+    }
   }
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * For each body-level table, the text of the non-empty paragraph right before it ('' when another
+ * table or nothing comes first; empty paragraphs in between are skipped).
+ */
+function tableLeads(body: XmlElement): Map<XmlElement, string> {
+  const leads = new Map<XmlElement, string>();
+  let last = '';
+  const walk = (e: XmlElement) => {
+    for (const c of e.elements()) {
+      if (c.name === 'w:p') {
+        const text = paragraphText(c);
+        if (text.trim() !== '') last = text;
+      } else if (c.name === 'w:tbl') {
+        leads.set(c, last);
+        last = '';
+      } else if (c.name === 'w:sdt' || c.name === 'w:sdtContent' || c.name === 'w:customXml') walk(c);
+    }
+  };
+  walk(body);
+  return leads;
 }
 
 export async function probeWriter(files: FileMap, check: WriterCheck): Promise<ProbeResult> {

@@ -61,7 +61,11 @@ export function writerScenario(file: string): { doc: WriterDoc; cases: WriterCas
       { type: 'heading', level: 1, text: 'Quarterly report' },
       {
         type: 'paragraph',
-        runs: [{ text: 'Revenue grew ' }, { text: 'strongly', bold: true }, { text: ' in Q3 for Acme.' }],
+        runs: [
+          { text: 'Revenue grew ' },
+          { text: 'strongly', bold: true, highlight: 'yellow' },
+          { text: ' in Q3 for Acme.' },
+        ],
       },
       { type: 'paragraph', runs: [{ text: 'Costs section intro' }] },
       { type: 'list', listType: 'bullet', items: ['alpha item', 'beta item'] },
@@ -169,6 +173,52 @@ export function writerScenario(file: string): { doc: WriterDoc; cases: WriterCas
         { kind: 'writer.text_present', text: 'Inserted summary', count: 1 },
         { kind: 'writer.heading', paragraph: 'Inserted summary', level: 3 },
         { kind: 'writer.paragraph_count', count: 9 },
+      ],
+    },
+    {
+      edit: { op: 'writer.set_run_format', paragraph: 'first step', text: 'first', strike: true },
+      checks: [{ kind: 'writer.run_format', text: 'first', strike: true }],
+    },
+    {
+      edit: { op: 'writer.set_run_format', paragraph: 'Revenue grew', text: 'Q3', script: 'superscript' },
+      checks: [{ kind: 'writer.run_format', text: 'Q3', script: 'superscript' }],
+    },
+    {
+      edit: { op: 'writer.set_run_format', paragraph: 'Revenue grew', text: 'strongly', highlight: 'none' },
+      checks: [{ kind: 'writer.run_format', text: 'strongly', highlight: 'none' }],
+    },
+    {
+      edit: { op: 'writer.set_run_format', paragraph: 'second step', highlight: 'green' },
+      checks: [
+        { kind: 'writer.run_format', text: 'second step', highlight: 'green' },
+        { kind: 'writer.run_format', text: 'second step', highlight: 'any' },
+      ],
+    },
+    {
+      edit: { op: 'writer.insert_page_break', before: 'Costs section' },
+      checks: [{ kind: 'writer.page_break', paragraph: 'Costs section' }],
+    },
+    {
+      edit: { op: 'writer.insert_page_number', where: 'footer', prefix: 'Page ', alignment: 'center' },
+      checks: [{ kind: 'writer.page_field', where: 'footer' }],
+    },
+    {
+      edit: { op: 'writer.add_comment', paragraph: 'second step', text: 'Please check this step' },
+      checks: [{ kind: 'writer.comment', anchor: 'second step', text: 'check this step' }],
+    },
+    {
+      edit: { op: 'writer.insert_toc', before: 'Revenue grew', title: 'Contents' },
+      checks: [{ kind: 'writer.toc', entries: ['Quarterly report'], before: 'Revenue grew' }],
+    },
+    {
+      edit: { op: 'writer.set_indent', paragraph: 'Costs section', left: 1, firstLine: -0.5 },
+      checks: [{ kind: 'writer.indent', paragraph: 'Costs section', left: 1, firstLine: -0.5 }],
+    },
+    {
+      edit: { op: 'writer.insert_paragraph', after: 'second step', text: 'New lead-in' },
+      checks: [
+        { kind: 'writer.order', paragraphs: ['first step', 'second step', 'New lead-in'] },
+        { kind: 'writer.table', after: 'New lead-in' },
       ],
     },
     {

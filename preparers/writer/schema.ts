@@ -14,6 +14,31 @@ const color = z
 const fontName = z.string().min(1).max(64).describe('Font family name, e.g. "Liberation Serif".');
 const size = z.number().min(4).max(96).describe('Font size in points (half points allowed, e.g. 10.5).');
 
+/** The 16 colours of WordprocessingML character highlighting (w:highlight). */
+export const HIGHLIGHT_COLOURS = {
+  yellow: 'FFFF00',
+  green: '00FF00',
+  cyan: '00FFFF',
+  magenta: 'FF00FF',
+  blue: '0000FF',
+  red: 'FF0000',
+  darkBlue: '000080',
+  darkCyan: '008080',
+  darkGreen: '008000',
+  darkMagenta: '800080',
+  darkRed: '800000',
+  darkYellow: '808000',
+  darkGray: '808080',
+  lightGray: 'C0C0C0',
+  black: '000000',
+  white: 'FFFFFF',
+} as const;
+export type HighlightColour = keyof typeof HIGHLIGHT_COLOURS;
+const highlightColour = z.enum(Object.keys(HIGHLIGHT_COLOURS) as [HighlightColour, ...HighlightColour[]]);
+const script = z
+  .enum(['superscript', 'subscript', 'baseline'])
+  .describe('Vertical position: superscript, subscript or baseline (normal).');
+
 export const alignment = z.enum(['left', 'center', 'right', 'justify']).describe('Paragraph alignment.');
 export type Alignment = z.infer<typeof alignment>;
 
@@ -39,6 +64,9 @@ export const runSchema = z
     size: size.optional(),
     font: fontName.optional(),
     color: color.optional(),
+    strike: z.boolean().optional().describe('Strikethrough.'),
+    script: script.optional(),
+    highlight: highlightColour.optional().describe('Character highlighting colour.'),
   })
   .describe('A run of text sharing one character format.');
 
@@ -120,7 +148,18 @@ const format = {
   size: size.optional(),
   font: fontName.optional(),
   color: color.optional(),
+  strike: z.boolean().optional().describe('Strikethrough on or off.'),
+  script: script.optional(),
+  highlight: z
+    .union([highlightColour, z.literal('none')])
+    .optional()
+    .describe('Highlight colour, or "none" for no highlighting.'),
 };
+/** A highlight a check may ask for: a colour, "none", or "any" (some highlight, whatever colour). */
+const wantedHighlight = z
+  .union([highlightColour, z.enum(['none', 'any'])])
+  .optional()
+  .describe('Highlight colour; "none": not highlighted (nor shaded); "any": highlighted in some colour.');
 export interface RunFormat {
   bold?: boolean;
   italic?: boolean;
@@ -128,7 +167,14 @@ export interface RunFormat {
   size?: number;
   font?: string;
   color?: string;
+  strike?: boolean;
+  script?: 'superscript' | 'subscript' | 'baseline';
+  highlight?: HighlightColour | 'none';
 }
+
+const headerOrFooter = z.enum(['header', 'footer']).describe('The page header or the page footer.');
+const inches = z.number().min(0).max(6);
+const signedInches = z.number().min(-3).max(6);
 
 const tableRows = z
   .array(z.array(z.string()))
@@ -220,6 +266,53 @@ export const editSchema = z.discriminatedUnion('op', [
   z
     .strictObject({ op: z.literal('writer.delete_paragraph'), file, paragraph: match })
     .describe('Delete every body paragraph containing the text.'),
+  z
+    .strictObject({
+      op: z.literal('writer.insert_page_break'),
+      file,
+      before: match.describe('The first paragraph containing this text starts a new page.'),
+    })
+    .describe('Start a paragraph on a new page (a manual page break before it).'),
+  z
+    .strictObject({
+      op: z.literal('writer.insert_page_number'),
+      file,
+      where: headerOrFooter,
+      prefix: z.string().default('').describe('Text before the number, e.g. "Page ".'),
+      alignment: alignment.optional(),
+    })
+    .describe(
+      'Replace the page header or footer with an automatic page-number field (after an optional prefix).',
+    ),
+  z
+    .strictObject({
+      op: z.literal('writer.add_comment'),
+      file,
+      paragraph: match.describe('The comment is anchored on the first paragraph containing this text.'),
+      text: z.string().min(1).describe('The comment text.'),
+      author: z.string().min(1).max(80).default('Reviewer'),
+    })
+    .describe('Attach a comment to a paragraph.'),
+  z
+    .strictObject({
+      op: z.literal('writer.insert_toc'),
+      file,
+      before: match.describe('The table of contents goes before the first paragraph containing this text.'),
+      title: z.string().default('Table of Contents').describe('Title paragraph of the index.'),
+      levels: z.number().int().min(1).max(3).default(3).describe('Heading levels listed (1..levels).'),
+    })
+    .describe('Insert a table of contents (a TOC field listing the headings) as LibreOffice saves one.'),
+  z
+    .strictObject({
+      op: z.literal('writer.set_indent'),
+      file,
+      paragraph: match,
+      left: inches.optional().describe('Indent before the text, in inches.'),
+      firstLine: signedInches
+        .optional()
+        .describe('First-line indent in inches (negative: a hanging indent).'),
+    })
+    .describe('Set paragraph indentation.'),
 ]);
 export type WriterEdit = z.infer<typeof editSchema>;
 
@@ -271,7 +364,13 @@ export const checkSchema = z.discriminatedUnion('kind', [
     })
     .describe('Every paragraph containing the text has the style Heading N (resolved by style name).'),
   z
-    .strictObject({ kind: z.literal('writer.run_format'), file, text: z.string().min(1), ...format })
+    .strictObject({
+      kind: z.literal('writer.run_format'),
+      file,
+      text: z.string().min(1),
+      ...format,
+      highlight: wantedHighlight,
+    })
     .describe(
       'Every run holding part of each occurrence of the text has the given properties (styles resolved).',
     ),
@@ -314,6 +413,9 @@ export const checkSchema = z.discriminatedUnion('kind', [
       rows: z.number().int().min(1).optional(),
       cols: z.number().int().min(1).optional(),
       cells: z.array(cellCheck).default([]),
+      after: match
+        .optional()
+        .describe('The table comes right after the (non-empty) body paragraph containing this text.'),
     })
     .describe('A table exists with this shape and cell texts.'),
   z.strictObject({
@@ -339,7 +441,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
             align: z.string(),
             spacing: z.union([z.number(), z.string()]),
             list: z.string(),
-            runs: z.string().describe('Distinct run formats "size/b/i/u/colour", sorted, ";"-joined.'),
+            runs: z
+              .string()
+              .describe(
+                'Distinct run formats "size/b/i/u/colour" (then "/s", "/superscript", "/h:yellow" when set), sorted, ";"-joined.',
+              ),
+            page: z.literal(true).optional().describe('The paragraph starts a new page.'),
           }),
         )
         .describe('Body paragraphs (outside tables, non-empty) that must appear in this order, unchanged.'),
@@ -356,5 +463,58 @@ export const checkSchema = z.discriminatedUnion('kind', [
   z
     .strictObject({ kind: z.literal('writer.paragraph_count'), file, ...countRange })
     .describe('Number of non-empty body paragraphs (outside tables).'),
+  z
+    .strictObject({
+      kind: z.literal('writer.order'),
+      file,
+      paragraphs: z.array(match).min(2).describe('Paragraphs that must follow one another in this order.'),
+      last: z.boolean().default(false).describe('The last of them is the last non-empty paragraph.'),
+    })
+    .describe('Non-empty body paragraphs (outside tables) follow one another in exactly this order.'),
+  z
+    .strictObject({
+      kind: z.literal('writer.page_break'),
+      file,
+      paragraph: match,
+      before: z.boolean().default(true).describe('true: starts a new page; false: does not.'),
+    })
+    .describe(
+      'Every paragraph containing the text starts (or does not start) a new page: break-before, a page break ahead of its text, a page break closing the paragraph before, or a section break.',
+    ),
+  z
+    .strictObject({
+      kind: z.literal('writer.page_field'),
+      file,
+      where: headerOrFooter,
+      field: z.enum(['PAGE', 'NUMPAGES']).default('PAGE'),
+    })
+    .describe('The page header or footer holds an automatic field (the page number), not typed digits.'),
+  z
+    .strictObject({
+      kind: z.literal('writer.comment'),
+      file,
+      anchor: match.describe('The comment is anchored in a body paragraph containing this text.'),
+      text: z.string().min(1).describe('The comment contains this text.'),
+      ignoreCase: z.boolean().default(true),
+    })
+    .describe('A comment with the text is attached to the paragraph.'),
+  z
+    .strictObject({
+      kind: z.literal('writer.toc'),
+      file,
+      entries: z.array(z.string().min(1)).min(1).describe('Entry texts, in order, exactly these.'),
+      before: match.optional().describe('The index comes before the paragraph containing this text.'),
+    })
+    .describe('A table-of-contents field exists and lists exactly these entries in this order.'),
+  z
+    .strictObject({
+      kind: z.literal('writer.indent'),
+      file,
+      paragraph: match,
+      left: inches.optional(),
+      firstLine: signedInches.optional().describe('Negative for a hanging indent.'),
+      tolerance: z.number().min(0).default(0.05).describe('Inches.'),
+    })
+    .describe('Every paragraph containing the text has this indentation (styles resolved).'),
 ]);
 export type WriterCheck = z.infer<typeof checkSchema>;
