@@ -6,7 +6,7 @@ import { readCharts, specOf } from './charts.ts';
 import { shiftFormula } from './formula.ts';
 import { finishXlsx } from './package.ts';
 import type { CalcEdit, ChartSpec } from './schema.ts';
-import { argb, formatRange, styleRange } from './styles.ts';
+import { argb, formatRange, ownStyle, styleRange } from './styles.ts';
 import {
   cellValue,
   formulaOf,
@@ -329,7 +329,7 @@ function applyOne(state: EditState, edit: CalcEdit): void {
         const v = cellValue(from);
         const asDate = typeof v === 'string' && from.value instanceof Date ? isoToDate(v) : undefined;
         cell.value = asDate ?? v;
-        if (from.numFmt) cell.numFmt = from.numFmt;
+        if (from.numFmt) ownStyle(cell).numFmt = from.numFmt;
       }
       return;
     }

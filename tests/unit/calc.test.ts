@@ -118,6 +118,21 @@ describe('calc preparer', () => {
     );
   });
 
+  test('formatting part of a column leaves the rest of it alone (cells loaded with one shared style)', async () => {
+    const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
+    const edits = [
+      { op: 'calc.set_number_format', sheet: 'Sales', range: 'B2:B4', numFmt: '0.0%' },
+      { op: 'calc.set_style', sheet: 'Sales', range: 'C2:C3', bold: true, fill: 'FFEB9C' },
+    ].map((e) => calcPreparer.editSchema.parse({ file: FILE, ...e }) as CalcEdit);
+    const solved = await calcPreparer.apply(built, edits);
+    const check = async (c: Record<string, unknown>) => (await probe(solved, { sheet: 'Sales', ...c })).pass;
+    assert.equal(await check({ kind: 'calc.number_format', range: 'B2:B4', category: 'percent' }), true);
+    assert.equal(await check({ kind: 'calc.number_format', range: 'B5', category: 'currency' }), true);
+    assert.equal(await check({ kind: 'calc.style', range: 'C2:C3', bold: true, fill: 'FFEB9C' }), true);
+    assert.equal(await check({ kind: 'calc.style', range: 'C4:C5', bold: false }), true);
+    assert.equal(await check({ kind: 'calc.style', range: 'C4', fill: 'FFEB9C' }), false);
+  });
+
   test('rejects bad specs with clear errors', () => {
     assert.throws(() => calcDocSchema.parse({ sheets: [{ name: 'a/b' }] }), /sheet name/);
     assert.throws(
