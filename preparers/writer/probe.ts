@@ -9,7 +9,7 @@ import {
   openDocx,
   paragraphs,
   paragraphText,
-  tables,
+  tablesWithLeadIn,
   textSlots,
 } from './document.ts';
 import { effectiveAlignment, effectiveLineSpacing, effectiveRunFormat } from './format.ts';
@@ -157,23 +157,26 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
       return { pass, observed };
     }
     case 'writer.table': {
-      const all = tables(body);
+      const all = tablesWithLeadIn(body);
       const candidates = check.table === undefined ? all : all.slice(check.table - 1, check.table);
-      const shapes = candidates.map((t) => {
-        const cells = tableCells(t);
-        return { rows: cells.length, cols: Math.max(0, ...cells.map((r) => r.length)), cells };
+      const shapes = candidates.map(({ table, before }) => {
+        const cells = tableCells(table);
+        return { rows: cells.length, cols: Math.max(0, ...cells.map((r) => r.length)), cells, before };
       });
       const fits = shapes.some(
         (s) =>
           (check.rows === undefined || s.rows === check.rows) &&
           (check.cols === undefined || s.cols === check.cols) &&
+          (check.after === undefined || s.before.includes(check.after)) &&
           check.cells.every((c) => s.cells[c.row - 1]?.[c.col - 1] === c.text.trim()),
       );
       return {
         pass: fits,
         observed: {
           tables: all.length,
-          shapes: shapes.slice(0, 3).map((s) => ({ ...s, cells: s.cells.slice(0, 4) })),
+          shapes: shapes
+            .slice(0, 3)
+            .map((s) => ({ ...s, cells: s.cells.slice(0, 4), before: s.before.slice(0, 80) })),
         },
       };
     }

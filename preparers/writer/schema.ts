@@ -314,6 +314,9 @@ export const checkSchema = z.discriminatedUnion('kind', [
       rows: z.number().int().min(1).optional(),
       cols: z.number().int().min(1).optional(),
       cells: z.array(cellCheck).default([]),
+      after: match
+        .optional()
+        .describe('The table comes right after the (non-empty) body paragraph containing this text.'),
     })
     .describe('A table exists with this shape and cell texts.'),
   z.strictObject({
