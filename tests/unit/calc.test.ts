@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { evaluate, type Scalar, shiftFormula } from '../../preparers/calc/formula.ts';
@@ -9,6 +12,8 @@ import {
   calcDocSchema,
   calcPreparer,
 } from '../../preparers/calc/index.ts';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
+import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
 
 const FILE = 'Desktop/budget.xlsx';
 
@@ -131,6 +136,46 @@ describe('calc preparer', () => {
     assert.equal(await check({ kind: 'calc.style', range: 'C2:C3', bold: true, fill: 'FFEB9C' }), true);
     assert.equal(await check({ kind: 'calc.style', range: 'C4:C5', bold: false }), true);
     assert.equal(await check({ kind: 'calc.style', range: 'C4', fill: 'FFEB9C' }), false);
+  });
+
+  test('a cell_value check with type tells a number from the same digits typed as text', async () => {
+    const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
+    const write = (value: string | number) =>
+      calcPreparer.apply(built, [
+        calcPreparer.editSchema.parse({
+          op: 'calc.set_value',
+          file: FILE,
+          sheet: 'Sales',
+          cell: 'E2',
+          value,
+        }) as CalcEdit,
+      ]);
+    const check = { kind: 'calc.cell_value', sheet: 'Sales', cell: 'E2', value: 8080, type: 'number' };
+    const asNumber = await write(8080);
+    const asText = await write('8080');
+    assert.equal((await probe(asNumber, check)).pass, true);
+    assert.equal((await probe(asText, check)).pass, false);
+    // Without type the check stays lenient, as before.
+    assert.equal((await probe(asText, { ...check, type: undefined })).pass, true);
+    // The portable checker agrees.
+    const work = mkdtempSync(path.join(tmpdir(), 'forge-calc-type-'));
+    try {
+      const checker = path.join(work, 'forge_check.py');
+      writeFileSync(checker, checkerSource().text);
+      const jobs = [];
+      for (const [name, files] of Object.entries({ asNumber, asText })) {
+        const home = path.join(work, name);
+        await materializeHome(home, files);
+        jobs.push({ home, checks: [{ file: FILE, ...check }] });
+      }
+      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+      assert.deepEqual(
+        verdicts.map((v) => v[0]!.pass),
+        [true, false],
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   test('rejects bad specs with clear errors', () => {
