@@ -178,6 +178,42 @@ describe('calc preparer', () => {
     }
   });
 
+  test('deleting rows down to the last one empties them (ExcelJS leaves them otherwise)', async () => {
+    const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
+    const del = (row: number, count: number) =>
+      calcPreparer.apply(built, [
+        calcPreparer.editSchema.parse({
+          op: 'calc.delete_rows',
+          file: FILE,
+          sheet: 'Sales',
+          row,
+          count,
+        }) as CalcEdit,
+      ]);
+    const rows = async (files: Record<string, Uint8Array>) =>
+      (await probe(files, { kind: 'calc.row_count', sheet: 'Sales', count: 0 })).observed;
+    assert.deepEqual(await rows(await del(2, 4)), await rows(await del(2, 10)));
+    assert.equal(
+      (await probe(await del(2, 4), { kind: 'calc.row_count', sheet: 'Sales', count: 1 })).pass,
+      true,
+    );
+    assert.equal(
+      (await probe(await del(4, 2), { kind: 'calc.row_count', sheet: 'Sales', count: 3 })).pass,
+      true,
+    );
+    assert.equal(
+      (
+        await probe(await del(3, 1), {
+          kind: 'calc.range_values',
+          sheet: 'Sales',
+          range: 'A2:A5',
+          values: [['North'], ['North'], ['East'], [null]],
+        })
+      ).pass,
+      true,
+    );
+  });
+
   test('rejects bad specs with clear errors', () => {
     assert.throws(() => calcDocSchema.parse({ sheets: [{ name: 'a/b' }] }), /sheet name/);
     assert.throws(
