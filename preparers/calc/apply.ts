@@ -7,7 +7,7 @@ import { sheetToCsv } from './csv.ts';
 import { shiftFormula } from './formula.ts';
 import { finishXlsx } from './package.ts';
 import type { CalcEdit, ChartSpec } from './schema.ts';
-import { argb, formatRange, styleRange } from './styles.ts';
+import { argb, formatRange, ownStyle, styleRange } from './styles.ts';
 import {
   cellValue,
   formulaOf,
@@ -318,9 +318,22 @@ function applyOne(state: EditState, edit: CalcEdit): void {
       });
       return;
     }
-    case 'calc.delete_rows':
-      requireSheet(wb, edit.sheet).spliceRows(edit.row, edit.count);
+    case 'calc.delete_rows': {
+      const ws = requireSheet(wb, edit.sheet);
+      const last = ws.rowCount;
+      if (edit.row > last) return;
+      const n = Math.min(edit.count, last - edit.row + 1);
+      ws.spliceRows(edit.row, n);
+      // ExcelJS leaves the rows in place when the deletion runs to the last row; the bottom n rows
+      // are empty after a deletion either way.
+      for (let r = last - n + 1; r <= last; r++) {
+        ws.getRow(r).eachCell({ includeEmpty: true }, (cell) => {
+          cell.value = null;
+          cell.style = {};
+        });
+      }
       return;
+    }
     case 'calc.insert_row':
       requireSheet(wb, edit.sheet).insertRow(edit.row, edit.values);
       return;
@@ -335,7 +348,7 @@ function applyOne(state: EditState, edit: CalcEdit): void {
         const v = cellValue(from);
         const asDate = typeof v === 'string' && from.value instanceof Date ? isoToDate(v) : undefined;
         cell.value = asDate ?? v;
-        if (from.numFmt) cell.numFmt = from.numFmt;
+        if (from.numFmt) ownStyle(cell).numFmt = from.numFmt;
       }
       return;
     }

@@ -446,6 +446,12 @@ def calc_cell_value(env, ws, c):
     seen = {'value': actual}
     if formula_of(cell):
         seen['formula'] = formula_of(cell)
+    if c.get('type') is not None:
+        is_number = isinstance(actual, (int, float)) and not isinstance(actual, bool)
+        if (c['type'] == 'number') != is_number or (c['type'] == 'text' and not isinstance(actual, str)):
+            kind_of = 'empty' if actual is None else ('number' if is_number else
+                                                     'boolean' if isinstance(actual, bool) else 'string')
+            return False, dict(seen, type=kind_of)
     if c.get('matches') is not None:
         return js_regex(c['matches']).search(display(actual)) is not None, seen
     return values_equal(actual, c.get('value'), c.get('tolerance') or 0), seen

@@ -122,6 +122,8 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       const actual = cellValue(cell);
       const formula = formulaOf(cell);
       const seen = { value: actual, ...(formula ? { formula } : {}) };
+      if (check.type !== undefined && typeof actual !== (check.type === 'number' ? 'number' : 'string'))
+        return verdict(false, { ...seen, type: actual === null ? 'empty' : typeof actual });
       if (check.matches !== undefined) return verdict(regexTest(check.matches, '', display(actual)), seen);
       return verdict(valuesEqual(actual, check.value ?? null, check.tolerance ?? 0), seen);
     }

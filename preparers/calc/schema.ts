@@ -441,6 +441,10 @@ export const calcCheckSchema = z
           .max(1000)
           .optional()
           .describe('Regex the displayed text of the value must match.'),
+        type: z
+          .enum(['number', 'text'])
+          .optional()
+          .describe('The cell must hold this type: a number typed as text fails "number".'),
       })
       .strict()
       .refine(

@@ -21,9 +21,19 @@ export interface StyleChange {
   fill?: string;
 }
 
+/**
+ * Gives the cell a style object of its own. ExcelJS shares one style object among the loaded cells
+ * of a style, so setting `numFmt` or `font` on one cell would restyle all of them (formatting
+ * B2:B20 would also format B21).
+ */
+export function ownStyle(cell: ExcelJS.Cell): ExcelJS.Cell {
+  cell.style = { ...cell.style };
+  return cell;
+}
+
 export function styleRange(ws: ExcelJS.Worksheet, range: string, style: StyleChange): void {
   for (const { row, col } of cellsOf(parseRange(range))) {
-    const cell = ws.getCell(row, col);
+    const cell = ownStyle(ws.getCell(row, col));
     if (style.bold !== undefined || style.italic !== undefined) {
       cell.font = {
         ...cell.font,
@@ -38,11 +48,7 @@ export function styleRange(ws: ExcelJS.Worksheet, range: string, style: StyleCha
 }
 
 export function formatRange(ws: ExcelJS.Worksheet, range: string, numFmt: string): void {
-  // A loaded workbook's cells share style objects: assign a copy, or every cell of that style changes.
-  for (const { row, col } of cellsOf(parseRange(range))) {
-    const cell = ws.getCell(row, col);
-    cell.style = { ...cell.style, numFmt };
-  }
+  for (const { row, col } of cellsOf(parseRange(range))) ownStyle(ws.getCell(row, col)).numFmt = numFmt;
 }
 
 /** The fill colour of a cell as 6 upper-case hex digits, or undefined when it has none. */

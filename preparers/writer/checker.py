@@ -118,6 +118,25 @@ def w_tables(body):
     return out
 
 
+def w_tables_with_lead_in(body):
+    """Each body-level table with the text of the last non-empty body paragraph before it."""
+    out, before = [], ['']
+
+    def walk(e):
+        for c in e:
+            if c.tag == wq('tbl'):
+                out.append((c, before[0]))
+                before[0] = ''
+            elif c.tag == wq('p'):
+                text = w_text(c)
+                if js_trim(text) != '':
+                    before[0] = text
+            elif c.tag in (wq('sdt'), wq('sdtContent'), wq('customXml')):
+                walk(c)
+    walk(body)
+    return out
+
+
 def table_cells(tbl):
     rows = []
     for tr in tbl.findall(wq('tr')):
@@ -456,46 +475,25 @@ def writer_list(doc, c):
 @kind('writer.table')
 @on_docx
 def writer_table(doc, c):
-    all_tables = w_tables(doc.body)
+    all_tables = w_tables_with_lead_in(doc.body)
     cands = all_tables if c.get('table') is None else all_tables[c['table'] - 1:c['table']]
-    leads = table_leads(doc.body)
     shapes = []
-    for t in cands:
+    for t, before in cands:
         cells = table_cells(t)
-        lead = next((l for tb, l in leads if tb is t), '')
-        shapes.append({'rows': len(cells), 'cols': max([0] + [len(r) for r in cells]), 'cells': cells, 'lead': lead})
+        shapes.append({'rows': len(cells), 'cols': max([0] + [len(r) for r in cells]), 'cells': cells,
+                       'before': before})
 
     def cell_at(s, row, col):
         if 0 <= row - 1 < len(s['cells']) and 0 <= col - 1 < len(s['cells'][row - 1]):
             return s['cells'][row - 1][col - 1]
         return None
-    fits = any((c.get('after') is None or c['after'] in s['lead']) and
-               (c.get('rows') is None or s['rows'] == c['rows']) and
+    fits = any((c.get('rows') is None or s['rows'] == c['rows']) and
                (c.get('cols') is None or s['cols'] == c['cols']) and
+               (c.get('after') is None or c['after'] in s['before']) and
                all(cell_at(s, x['row'], x['col']) == js_trim(x['text']) for x in c.get('cells', []))
                for s in shapes)
     return fits, {'tables': len(all_tables),
-                  'shapes': [dict(s, lead=clip(s['lead'], 80), cells=s['cells'][:4]) for s in shapes[:3]]}
-
-
-def table_leads(body):
-    """(table, text of the non-empty paragraph right before it) for every body-level table."""
-    leads = []
-    last = ['']
-
-    def walk(e):
-        for c in e:
-            if c.tag == wq('p'):
-                t = w_text(c)
-                if js_trim(t) != '':
-                    last[0] = t
-            elif c.tag == wq('tbl'):
-                leads.append((c, last[0]))
-                last[0] = ''
-            elif c.tag in (wq('sdt'), wq('sdtContent'), wq('customXml')):
-                walk(c)
-    walk(body)
-    return leads
+                  'shapes': [dict(s, cells=s['cells'][:4], before=s['before'][:80]) for s in shapes[:3]]}
 
 
 def doc_orientation(doc):

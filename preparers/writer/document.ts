@@ -151,6 +151,26 @@ export function tables(body: XmlElement): XmlElement[] {
   return out;
 }
 
+/** Each body-level table with the text of the last non-empty body paragraph before it ("" if none). */
+export function tablesWithLeadIn(body: XmlElement): { table: XmlElement; before: string }[] {
+  const out: { table: XmlElement; before: string }[] = [];
+  let before = '';
+  const walk = (e: XmlElement) => {
+    for (const c of e.elements()) {
+      if (c.name === 'w:tbl') {
+        // A table right after another table follows no paragraph.
+        out.push({ table: c, before });
+        before = '';
+      } else if (c.name === 'w:p') {
+        const text = paragraphText(c);
+        if (text.trim() !== '') before = text;
+      } else if (c.name === 'w:sdt' || c.name === 'w:sdtContent' || c.name === 'w:customXml') walk(c);
+    }
+  };
+  walk(body);
+  return out;
+}
+
 export function sectionProperties(body: XmlElement): XmlElement[] {
   return body.descendants('w:sectPr');
 }

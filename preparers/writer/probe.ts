@@ -11,7 +11,7 @@ import {
   openDocx,
   paragraphs,
   paragraphText,
-  tables,
+  tablesWithLeadIn,
   textSlots,
 } from './document.ts';
 import {
@@ -168,23 +168,17 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
       return { pass, observed };
     }
     case 'writer.table': {
-      const all = tables(body);
+      const all = tablesWithLeadIn(body);
       const candidates = check.table === undefined ? all : all.slice(check.table - 1, check.table);
-      const leads = tableLeads(body);
-      const shapes = candidates.map((t) => {
-        const cells = tableCells(t);
-        return {
-          rows: cells.length,
-          cols: Math.max(0, ...cells.map((r) => r.length)),
-          cells,
-          lead: leads.get(t) ?? '',
-        };
+      const shapes = candidates.map(({ table, before }) => {
+        const cells = tableCells(table);
+        return { rows: cells.length, cols: Math.max(0, ...cells.map((r) => r.length)), cells, before };
       });
       const fits = shapes.some(
         (s) =>
-          (check.after === undefined || s.lead.includes(check.after)) &&
           (check.rows === undefined || s.rows === check.rows) &&
           (check.cols === undefined || s.cols === check.cols) &&
+          (check.after === undefined || s.before.includes(check.after)) &&
           check.cells.every((c) => s.cells[c.row - 1]?.[c.col - 1] === c.text.trim()),
       );
       return {
@@ -193,7 +187,7 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
           tables: all.length,
           shapes: shapes
             .slice(0, 3)
-            .map((s) => ({ ...s, lead: clip(s.lead, 80), cells: s.cells.slice(0, 4) })),
+            .map((s) => ({ ...s, cells: s.cells.slice(0, 4), before: s.before.slice(0, 80) })),
         },
       };
     }
@@ -295,28 +289,6 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * For each body-level table, the text of the non-empty paragraph right before it ('' when another
- * table or nothing comes first; empty paragraphs in between are skipped).
- */
-function tableLeads(body: XmlElement): Map<XmlElement, string> {
-  const leads = new Map<XmlElement, string>();
-  let last = '';
-  const walk = (e: XmlElement) => {
-    for (const c of e.elements()) {
-      if (c.name === 'w:p') {
-        const text = paragraphText(c);
-        if (text.trim() !== '') last = text;
-      } else if (c.name === 'w:tbl') {
-        leads.set(c, last);
-        last = '';
-      } else if (c.name === 'w:sdt' || c.name === 'w:sdtContent' || c.name === 'w:customXml') walk(c);
-    }
-  };
-  walk(body);
-  return leads;
-}
 
 export async function probeWriter(files: FileMap, check: WriterCheck): Promise<ProbeResult> {
   return probeOne(await openDocx(files, check.file), check);

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { evaluate, type Scalar, shiftFormula } from '../../preparers/calc/formula.ts';
@@ -9,6 +12,8 @@ import {
   calcDocSchema,
   calcPreparer,
 } from '../../preparers/calc/index.ts';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
+import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
 
 const FILE = 'Desktop/budget.xlsx';
 
@@ -114,6 +119,97 @@ describe('calc preparer', () => {
     // The chart from the doc spec survived the edits, on the renamed sheet.
     assert.equal(
       (await probe(solved, { kind: 'calc.chart', sheet: 'Data', type: 'col', title: 'By region' })).pass,
+      true,
+    );
+  });
+
+  test('formatting part of a column leaves the rest of it alone (cells loaded with one shared style)', async () => {
+    const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
+    const edits = [
+      { op: 'calc.set_number_format', sheet: 'Sales', range: 'B2:B4', numFmt: '0.0%' },
+      { op: 'calc.set_style', sheet: 'Sales', range: 'C2:C3', bold: true, fill: 'FFEB9C' },
+    ].map((e) => calcPreparer.editSchema.parse({ file: FILE, ...e }) as CalcEdit);
+    const solved = await calcPreparer.apply(built, edits);
+    const check = async (c: Record<string, unknown>) => (await probe(solved, { sheet: 'Sales', ...c })).pass;
+    assert.equal(await check({ kind: 'calc.number_format', range: 'B2:B4', category: 'percent' }), true);
+    assert.equal(await check({ kind: 'calc.number_format', range: 'B5', category: 'currency' }), true);
+    assert.equal(await check({ kind: 'calc.style', range: 'C2:C3', bold: true, fill: 'FFEB9C' }), true);
+    assert.equal(await check({ kind: 'calc.style', range: 'C4:C5', bold: false }), true);
+    assert.equal(await check({ kind: 'calc.style', range: 'C4', fill: 'FFEB9C' }), false);
+  });
+
+  test('a cell_value check with type tells a number from the same digits typed as text', async () => {
+    const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
+    const write = (value: string | number) =>
+      calcPreparer.apply(built, [
+        calcPreparer.editSchema.parse({
+          op: 'calc.set_value',
+          file: FILE,
+          sheet: 'Sales',
+          cell: 'E2',
+          value,
+        }) as CalcEdit,
+      ]);
+    const check = { kind: 'calc.cell_value', sheet: 'Sales', cell: 'E2', value: 8080, type: 'number' };
+    const asNumber = await write(8080);
+    const asText = await write('8080');
+    assert.equal((await probe(asNumber, check)).pass, true);
+    assert.equal((await probe(asText, check)).pass, false);
+    // Without type the check stays lenient, as before.
+    assert.equal((await probe(asText, { ...check, type: undefined })).pass, true);
+    // The portable checker agrees.
+    const work = mkdtempSync(path.join(tmpdir(), 'forge-calc-type-'));
+    try {
+      const checker = path.join(work, 'forge_check.py');
+      writeFileSync(checker, checkerSource().text);
+      const jobs = [];
+      for (const [name, files] of Object.entries({ asNumber, asText })) {
+        const home = path.join(work, name);
+        await materializeHome(home, files);
+        jobs.push({ home, checks: [{ file: FILE, ...check }] });
+      }
+      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+      assert.deepEqual(
+        verdicts.map((v) => v[0]!.pass),
+        [true, false],
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  test('deleting rows down to the last one empties them (ExcelJS leaves them otherwise)', async () => {
+    const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
+    const del = (row: number, count: number) =>
+      calcPreparer.apply(built, [
+        calcPreparer.editSchema.parse({
+          op: 'calc.delete_rows',
+          file: FILE,
+          sheet: 'Sales',
+          row,
+          count,
+        }) as CalcEdit,
+      ]);
+    const rows = async (files: Record<string, Uint8Array>) =>
+      (await probe(files, { kind: 'calc.row_count', sheet: 'Sales', count: 0 })).observed;
+    assert.deepEqual(await rows(await del(2, 4)), await rows(await del(2, 10)));
+    assert.equal(
+      (await probe(await del(2, 4), { kind: 'calc.row_count', sheet: 'Sales', count: 1 })).pass,
+      true,
+    );
+    assert.equal(
+      (await probe(await del(4, 2), { kind: 'calc.row_count', sheet: 'Sales', count: 3 })).pass,
+      true,
+    );
+    assert.equal(
+      (
+        await probe(await del(3, 1), {
+          kind: 'calc.range_values',
+          sheet: 'Sales',
+          range: 'A2:A5',
+          values: [['North'], ['North'], ['East'], [null]],
+        })
+      ).pass,
       true,
     );
   });

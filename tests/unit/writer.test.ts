@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { OoxmlPackage } from '../../preparers/ooxml/package.ts';
 import { el, serializeXml } from '../../preparers/ooxml/xml.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { writerPreparer as W, type WriterCheck, type WriterDoc } from '../../preparers/writer/index.ts';
 import { sampleWriterDoc, writerScenario } from '../../preparers/writer/sample.ts';
+import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
 
 const FILE = 'Documents/report.docx';
 
@@ -52,6 +57,50 @@ describe('writer oracle edits', () => {
       }
     });
   }
+
+  test('a table check with after reads the paragraph the table follows', async () => {
+    const doc = W.docSchema.parse({
+      blocks: [
+        { type: 'paragraph', runs: [{ text: 'Open items are listed below.' }] },
+        { type: 'paragraph', runs: [{ text: 'Next review: Monday.' }] },
+      ],
+    });
+    const initial = await W.build(FILE, doc);
+    const table = (after: string) =>
+      W.editSchema.parse({ op: 'writer.insert_table', file: FILE, after, rows: [['Ref'], ['T-1']] });
+    const check = W.checkSchema.parse({
+      kind: 'writer.table',
+      file: FILE,
+      table: 1,
+      rows: 2,
+      after: 'listed below',
+    });
+    const right = await W.apply(initial, [table('listed below')]);
+    const atEnd = await W.apply(initial, [table('Next review')]);
+    assert.equal((await W.probe(right, check)).pass, true);
+    const wrong = await W.probe(atEnd, check);
+    assert.equal(wrong.pass, false);
+    assert.match(JSON.stringify(wrong.observed), /Next review/);
+    // The portable checker reads the same position.
+    const work = mkdtempSync(path.join(tmpdir(), 'forge-writer-after-'));
+    try {
+      const checker = path.join(work, 'forge_check.py');
+      writeFileSync(checker, checkerSource().text);
+      const jobs = [];
+      for (const [name, files] of Object.entries({ right, atEnd })) {
+        const home = path.join(work, name);
+        await materializeHome(home, files);
+        jobs.push({ home, checks: [check] });
+      }
+      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+      assert.deepEqual(
+        verdicts.map((v) => v[0]!.pass),
+        [true, false],
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 
   test('replace_text works across run boundaries and keeps other text', async () => {
     const files = await W.build(FILE, {
