@@ -760,14 +760,20 @@ def same_message(a, b):
             a['flagged'] is b['flagged'] and list(a['tags']) == list(b['tags']))
 
 
+def same_but_opened(want, now):
+    # An unread message may have become read: the agent opened it.
+    return same_message(want, now) or (not want['read'] and now['read'] and same_message(want, dict(now, read=False)))
+
+
 @kind('thunderbird.unchanged')
 def tb_unchanged(env, c):
     now = snap_profile(env)
+    matches = (lambda want, m: same_but_opened(want, m)) if c.get('readOnOpen') else (lambda want, m: same_message(m, want))
     problems = []
     changed = 0
     for want in c['messages']:
         found = [m for m in now['messages'] if m['id'] == want['id']]
-        if any(same_message(m, want) for m in found):
+        if any(matches(want, m) for m in found):
             continue
         changed += 1
         if len(problems) < 6:

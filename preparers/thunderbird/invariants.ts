@@ -55,9 +55,18 @@ function snapProfile(files: FileMap): ProfileSnap {
 
 const same = (a: MessageSnap, b: MessageSnap) => JSON.stringify(a) === JSON.stringify(b);
 
+/** Equal, or equal but for an unread message that is now read: opening a message marks it read. */
+const sameButOpened = (want: MessageSnap, now: MessageSnap) =>
+  same(want, now) || (!want.read && now.read && same(want, { ...now, read: false }));
+
 export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): Promise<unknown[]> {
   const before = snapProfile(initial);
   const after = snapProfile(solved);
+  // Read state is part of the task only when the oracle changes it (mark read, a read filter);
+  // otherwise an agent that opens a message to do its work has changed nothing that matters.
+  const readIsTask = before.messages.some((m) =>
+    after.messages.some((n) => n.id === m.id && n.folder === m.folder && n.read !== m.read),
+  );
   return [
     {
       kind: 'thunderbird.unchanged',
@@ -67,25 +76,27 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
       filters: before.filters.filter((f) => after.filters.includes(f)),
       // When the task creates no folder, a new one is collateral too.
       exactFolders: JSON.stringify(before.folders) === JSON.stringify(after.folders),
+      readOnOpen: !readIsTask,
     },
   ];
 }
 
 /**
  * `thunderbird.unchanged`: each listed message is live in the listed folder with exactly that
- * read / flagged state and those tag keys; each listed folder, contact e-mail and filter name exists;
- * with `exactFolders`, no other folder exists.
+ * read / flagged state and those tag keys (with `readOnOpen`, an unread one may have become read);
+ * each listed folder, contact e-mail and filter name exists; with `exactFolders`, no other folder exists.
  */
 export function probeProfileUnchanged(
   files: FileMap,
-  check: ProfileSnap & { exactFolders?: boolean },
+  check: ProfileSnap & { exactFolders?: boolean; readOnOpen?: boolean },
 ): ProbeResult {
+  const matches = check.readOnOpen ? sameButOpened : same;
   const now = snapProfile(files);
   const problems: unknown[] = [];
   let changed = 0;
   for (const want of check.messages) {
     const found = now.messages.filter((m) => m.id === want.id);
-    if (found.some((m) => same(m, want))) continue;
+    if (found.some((m) => matches(want, m))) continue;
     changed++;
     if (problems.length < 6) problems.push({ message: want, now: found.slice(0, 2) });
   }

@@ -499,6 +499,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
       contacts: z.array(z.string()).describe('Address-book e-mails, lower-case.'),
       filters: z.array(z.string()).describe('Filter names.'),
       exactFolders: z.boolean().default(false).describe('No folder besides the listed ones exists.'),
+      readOnOpen: z
+        .boolean()
+        .default(false)
+        .describe('An unread message may now be read (the agent opened it); read state is not the task.'),
     })
     .describe('Invariant: messages, folders, contacts and filters the task does not name are as they were.'),
   z

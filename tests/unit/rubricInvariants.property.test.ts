@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { applyEdits, probeCheck } from '../../preparers/registry.ts';
 import { parseMessage } from '../../preparers/thunderbird/mime.ts';
 import { Profile } from '../../preparers/thunderbird/profile.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
+import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
 import { proveLocally } from '../support/localProof.ts';
 
 /**
@@ -136,7 +141,7 @@ describe('random edits outside the edit region fail the rubric', () => {
     );
   });
 
-  test('thunderbird: any other message read, starred, tagged, moved or deleted', async () => {
+  test('thunderbird: any other message marked unread, starred, tagged, moved or deleted', async () => {
     const { proof, solved } = await solvedTask('thunderbird.messages.flag-message');
     assert.ok(proof.ok);
     const inv = proof.checks.find((c) => c.kind === 'thunderbird.unchanged') as unknown as {
@@ -160,7 +165,13 @@ describe('random edits outside the edit region fail the rubric', () => {
           const sel = { folder: m.folder, subject: subjectOf.get(m.id)! };
           const edit =
             how === 'read'
-              ? { op: 'thunderbird.set_flag', ...sel, read: !m.read }
+              ? // Unread → read is what opening a message does (see the next test); read → unread is not.
+                {
+                  op: 'thunderbird.set_flag',
+                  ...sel,
+                  read: false,
+                  ...(m.read ? {} : { flagged: !m.flagged }),
+                }
               : how === 'flag'
                 ? { op: 'thunderbird.set_flag', ...sel, flagged: !m.flagged }
                 : how === 'tag'
@@ -172,6 +183,39 @@ describe('random edits outside the edit region fail the rubric', () => {
         },
       ),
       runs,
+    );
+  });
+
+  test('thunderbird: opening a message (unread → read) is not collateral, unless read state is the task', async () => {
+    const opened = async (skillId: string) => {
+      const { proof, solved } = await solvedTask(skillId);
+      const inv = proof.checks.find((c) => c.kind === 'thunderbird.unchanged') as unknown as {
+        messages: { folder: string; read: boolean }[];
+      };
+      const profile = new Profile(solved);
+      const unread = inv.messages
+        .filter((m) => !m.read)
+        .flatMap((m) =>
+          profile
+            .messages(m.folder)
+            .filter((x) => parseMessage(x.raw).messageId === (m as unknown as { id: string }).id)
+            .map((x) => ({ folder: m.folder, subject: parseMessage(x.raw).subject })),
+        );
+      assert.ok(unread.length > 0, `${skillId} leaves some message unread`);
+      const files = await applyEdits(solved, [
+        { op: 'thunderbird.set_flag', ...unread[0]!, read: true } as { op: string },
+      ]);
+      return rubricFails(files, proof.checks);
+    };
+    assert.equal(
+      await opened('thunderbird.messages.flag-message'),
+      false,
+      'flagging: reading another message is fine',
+    );
+    assert.equal(
+      await opened('thunderbird.messages.mark-read-sender'),
+      true,
+      'marking read: another message read is wrong',
     );
   });
 
