@@ -263,7 +263,7 @@ export class ResidentOffice {
   private async runJob(member: Member | undefined, job: Job): Promise<Member | undefined> {
     let m = member;
     try {
-      if (!m || !m.alive || m.files >= this.options.recycleAfter) {
+      if (!m?.alive || m.files >= this.options.recycleAfter) {
         if (m) {
           this.members.delete(m);
           await m.stop();

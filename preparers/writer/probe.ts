@@ -1,5 +1,4 @@
 import { formatMismatches } from '../ooxml/fonts.ts';
-import type { XmlElement } from '../ooxml/xml.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { commentsOf } from './comments.ts';
 import {

@@ -205,6 +205,25 @@ describe('random edits outside the edit region fail the rubric', () => {
       const files = await applyEdits(solved, [
         { op: 'thunderbird.set_flag', ...unread[0]!, read: true } as { op: string },
       ]);
+      const check = proof.checks.find((c) => c.kind === 'thunderbird.unchanged')!;
+      // The portable checker the VM runs must agree.
+      const work = await mkdtemp(path.join(tmpdir(), 'forge-opened-'));
+      try {
+        await materializeHome(path.join(work, 'home'), files);
+        await writeFile(path.join(work, 'forge_check.py'), checkerSource().text);
+        const verdicts = await runCheckerBatch(
+          path.join(work, 'forge_check.py'),
+          path.join(work, 'jobs.json'),
+          [{ home: path.join(work, 'home'), checks: [check] }],
+        );
+        assert.equal(
+          verdicts[0]![0]!.pass,
+          (await probeCheck(files, check)).pass,
+          `${skillId}: Python and TS agree`,
+        );
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
       return rubricFails(files, proof.checks);
     };
     assert.equal(
