@@ -10,7 +10,7 @@ import { probeUnchanged } from './invariants.ts';
 import type { CalcCheck } from './schema.ts';
 import { fillOf, formatCategory } from './styles.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
-import { attr, findAll, parseXml, readPart, sheetParts, text } from './xml.ts';
+import { readPart, sheetParts } from './xml.ts';
 
 /**
  * Evaluates rubric checks on real xlsx bytes, written by us or saved by LibreOffice. Cell data
