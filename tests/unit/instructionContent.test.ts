@@ -94,6 +94,10 @@ describe('content', () => {
   test('cell addresses are found as people write them, quarters and paper sizes are not', () => {
     assert.deepEqual(cellAddressesIn('Put it in B12, then sum C2:C20.'), ['B12', 'C2:C20']);
     assert.deepEqual(cellAddressesIn('The Q1 and Q2 figures on A4 paper.'), []);
+    assert.deepEqual(cellAddressesIn('A dark red (C00000) background, as in E10 and AA100000.'), [
+      'E10',
+      'AA100000',
+    ]);
   });
   test('every skill authors at every level offline: English, no placeholder, instruction checks pass', async () => {
     const failures: string[] = [];
