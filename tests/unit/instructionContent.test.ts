@@ -72,6 +72,9 @@ describe('content', () => {
     assert.ok(placeholderIn(faker.lorem.paragraph()));
     assert.ok(placeholderIn('Multi-tiered cloud-native task-force'));
     assert.ok(placeholderIn('Awesome Silk Sausages'));
+    for (let i = 0; i < 20; i++) assert.ok(placeholderIn(faker.company.catchPhrase()));
+    assert.equal(placeholderIn('The Borealis total in Project hours'), undefined);
+    assert.equal(placeholderIn('A face to face meeting about the project'), undefined);
     for (const kit of contentKits().values())
       for (const t of [...kit.titles, ...kit.sentences, ...kit.products])
         assert.equal(placeholderIn(t), undefined, t);
