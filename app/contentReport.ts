@@ -33,10 +33,10 @@ export interface ContentReport {
 
 /**
  * A cell address or range as people write them (B12, $C$4, A1:D20). Quarter and heading names
- * (Q1, H2) and paper sizes (A4) are not cells; a row number never starts with 0, so colours like
- * C00000 are not either.
+ * (Q1, H2) and paper sizes (A4) are not cells; nor is a hex colour such as C00000, since a row
+ * number never starts with 0.
  */
-const CELL = /(?<![\w$.\-/])\$?[A-Z]{1,3}\$?[1-9][0-9]{0,5}(?::\$?[A-Z]{1,3}\$?[1-9][0-9]{0,5})?(?![\w\-/])/g;
+const CELL = /(?<![\w$.\-/])\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6}(?::\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6})?(?![\w\-/])/g;
 const NOT_CELLS = /^(Q[1-4]|H[1-6]|A[3-6]|B2B|B2C|V[0-9]|MP[34]|PO[0-9]+)$/;
 
 export function cellAddressesIn(text: string): string[] {

@@ -72,6 +72,9 @@ describe('content', () => {
     assert.ok(placeholderIn(faker.lorem.paragraph()));
     assert.ok(placeholderIn('Multi-tiered cloud-native task-force'));
     assert.ok(placeholderIn('Awesome Silk Sausages'));
+    for (let i = 0; i < 20; i++) assert.ok(placeholderIn(faker.company.catchPhrase()));
+    assert.equal(placeholderIn('The Borealis total in Project hours'), undefined);
+    assert.equal(placeholderIn('A face to face meeting about the project'), undefined);
     for (const kit of contentKits().values())
       for (const t of [...kit.titles, ...kit.sentences, ...kit.products])
         assert.equal(placeholderIn(t), undefined, t);
@@ -94,7 +97,10 @@ describe('content', () => {
   test('cell addresses are found as people write them, quarters and paper sizes are not', () => {
     assert.deepEqual(cellAddressesIn('Put it in B12, then sum C2:C20.'), ['B12', 'C2:C20']);
     assert.deepEqual(cellAddressesIn('The Q1 and Q2 figures on A4 paper.'), []);
-    assert.deepEqual(cellAddressesIn('A dark red (C00000) background, or FF0000.'), []);
+    assert.deepEqual(cellAddressesIn('A dark red (C00000) background, as in E10 and AA100000.'), [
+      'E10',
+      'AA100000',
+    ]);
   });
   test('every skill authors at every level offline: English, no placeholder, instruction checks pass', async () => {
     const failures: string[] = [];
