@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { BoundedWorker, BudgetExceededError } from '../../preparers/sandbox/boundedWorker.ts';
+
+const handler = new URL('../support/stallOnceHandler.mjs', import.meta.url);
+const sandbox = new BoundedWorker(handler, { timeoutMs: 300, heapMb: 32 });
+const dir = await mkdtemp(path.join(tmpdir(), 'forge-bounded-'));
+after(async () => {
+  sandbox.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a job stalled once past its budget is run again on a fresh worker and answers', () => {
+  const answer = sandbox.call({ marker: path.join(dir, 'once'), stallMs: 1_000, answer: 42 }, 'job once');
+  assert.equal(answer, 42);
+  assert.equal(sandbox.timeouts, 1);
+});
+
+test('a job over budget on both runs is stopped with the reason', () => {
+  // The marker is a directory path that cannot be created, so every run stalls.
+  const marker = path.join(dir, 'missing', 'never');
+  assert.throws(
+    () => sandbox.call({ marker, stallMs: 1_000, answer: 1 }, 'job always'),
+    (err: Error) =>
+      err instanceof BudgetExceededError &&
+      /job always exceeded its budget \(300 ms, 32 MB heap\) twice/.test(err.message),
+  );
+});
