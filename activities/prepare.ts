@@ -6,11 +6,10 @@ import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
 import { probeCheck } from '../preparers/registry.ts';
 import { packProfile } from '../preparers/thunderbird/index.ts';
 import type { FileMap } from '../preparers/types.ts';
-import { nodeOutput, nodeQualifiedId } from '../skills/schema.ts';
-import { buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { ActivityDeps } from './deps.ts';
+import { dedupSignature, packageFor } from './packageTask.ts';
 import { prepareInMemory } from './prepareCore.ts';
-import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
+import { isProfilePath, PROFILE_ARCHIVE_PATH } from './setupSteps.ts';
 import { type NodeRun, recordNodeRuns, rejectTask, upsertNodeRuns } from './taskRecords.ts';
 import {
   contentTypeOf,
@@ -22,7 +21,7 @@ import {
   type TaskState,
 } from './taskState.ts';
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
-import { isNearDuplicate, minhash, paramSignature } from './verify/dedup.ts';
+import { isNearDuplicate } from './verify/dedup.ts';
 import { appOfPath } from './verify/references.ts';
 
 export type { RubricStats } from './verify/rubricProof.ts';
@@ -141,20 +140,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       loadState(deps.store, task.taskId),
       loadContext(deps.store, task.taskId),
     ]);
-    // A composite's steps draw their own params: they belong to the signature like the task's.
-    const authored = Object.fromEntries(
-      spec.nodes.flatMap((n) =>
-        'llm' in n
-          ? [[nodeQualifiedId(n), nodeOutput(ctx, n)]]
-          : 'step' in n
-            ? [[`${n.id}.params`, (ctx[n.id] as { params?: unknown } | undefined)?.params]]
-            : [],
-      ),
-    );
-    const signature = {
-      minhash: minhash(state.instruction),
-      paramSignature: paramSignature({ params: ctx.params, authored }),
-    };
+    const signature = dedupSignature(spec, state.instruction, ctx);
     // Accepted tasks of real rounds, and of this round; a dry run's tasks never block later rounds.
     const others = await db
       .select({
@@ -183,33 +169,19 @@ export function createPrepareActivities(deps: ActivityDeps) {
         earlier,
       );
 
-    const artifacts = packageArtifacts(state);
     const [manifest, round, cost] = await Promise.all([
       state.osManifest ??
         fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)).then((f) => osManifestOf(f)),
       roundOf(task.roundId),
       taskSpend(db, task.taskId),
     ]);
-    const built = buildTaskPackage({
-      id: task.taskId,
-      skill: {
-        id: spec.id,
-        version: task.specVersion,
-        title: spec.title,
-        category: spec.category,
-        channel: spec.channel,
-      },
-      apps: spec.apps,
-      instruction: state.instruction,
-      ...levelOf(ctx),
-      difficulty: spec.difficulty,
-      seed: task.taskSeed,
-      params: ctx.params as Record<string, unknown>,
-      artifacts,
-      setup: setupStepsFor(state, artifacts, manifest, spec.launch),
-      ...(state.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
-      rubric: { checks: state.checks, items: state.items },
-      oracle: { edits: state.edits },
+    const { built, artifacts } = packageFor({
+      task,
+      version: task.specVersion,
+      spec,
+      state,
+      ctx,
+      manifest,
       provenance: {
         roundId: task.roundId,
         taxonomyVersion: round?.taxonomyVersion ?? null,
@@ -288,32 +260,6 @@ export function createPrepareActivities(deps: ActivityDeps) {
 }
 
 /** Initial files (the Thunderbird profile as its one archive) and solved files, for gold comparisons. */
-export function packageArtifacts(state: TaskState): TaskArtifact[] {
-  const out: TaskArtifact[] = [];
-  for (const [vmPath, f] of Object.entries(state.initial)) {
-    if (vmPath === OS_MANIFEST_PATH || isProfilePath(vmPath)) continue;
-    out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
-  }
-  if (state.profileArchive) {
-    const { key, sha256, size } = state.profileArchive;
-    out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, key, sha256, size });
-  }
-  for (const [vmPath, ours] of Object.entries(state.solved)) {
-    if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === ours.sha256) continue;
-    // Office gold files as LibreOffice saved them, when the office verification ran.
-    const f = state.solvedByOffice?.[vmPath] ?? ours;
-    out.push({ role: 'solved', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
-  }
-  return out;
-}
-
-export function levelOf(ctx: Record<string, unknown>): {
-  instructionLevel?: 'explicit' | 'natural' | 'goal';
-} {
-  const level = (ctx.task as { level?: unknown } | undefined)?.level;
-  return level === 'explicit' || level === 'natural' || level === 'goal' ? { instructionLevel: level } : {};
-}
-
 function pick<T>(record: Record<string, T>, key: string): Record<string, T> {
   return key in record ? { [key]: record[key]! } : {};
 }

@@ -17,13 +17,13 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { judgeRequest } from '../activities/llmStage.ts';
 import { officeRoundTrip } from '../activities/office.ts';
-import { levelOf, packageArtifacts } from '../activities/prepare.ts';
+import { dedupSignature, packageFor } from '../activities/packageTask.ts';
 import { prepareInMemory } from '../activities/prepareCore.ts';
-import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from '../activities/setupSteps.ts';
+import { isProfilePath, PROFILE_ARCHIVE_PATH } from '../activities/setupSteps.ts';
 import { taskIdFor } from '../activities/taskIdentity.ts';
 import type { StoredFile, TaskState } from '../activities/taskState.ts';
 import type { TaskRef } from '../activities/types.ts';
-import { isNearDuplicate, minhash, paramSignature } from '../activities/verify/dedup.ts';
+import { isNearDuplicate } from '../activities/verify/dedup.ts';
 import { judgeScore } from '../activities/verify/judge.ts';
 import { appOfPath } from '../activities/verify/references.ts';
 import { officeSettingsOf } from '../app/officeSettings.ts';
@@ -42,7 +42,6 @@ import { type LoadedSpec, readSkillLibrary } from '../skills/load.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask, type LlmCaller } from '../skills/run/author.ts';
 import type { Context } from '../skills/template.ts';
-import { buildTaskPackage } from '../taskpack/taskPackage.ts';
 import { runTaskPipeline, type TaskStages } from '../workflows/pipeline.ts';
 
 /** Skills whose tasks carry no office document (bench/round.ts uses the same selection). */
@@ -265,31 +264,18 @@ export async function runFloor(
       const { spec, sha256 } = h.spec;
       const state = h.state!;
       const ctx = h.ctx!;
-      const authored = Object.fromEntries(spec.nodes.filter((n) => 'llm' in n).map((n) => [n.id, ctx[n.id]]));
-      const signature = {
-        minhash: minhash(state.instruction),
-        paramSignature: paramSignature({ params: ctx.params, authored }),
-      };
+      const signature = dedupSignature(spec, state.instruction, ctx);
       const others = accepted.get(spec.id) ?? [];
       if (others.some((o) => isNearDuplicate(signature, o, config.FORGE_DEDUP_THRESHOLD)))
         return rejectWith('near_duplicate');
-      const artifacts = packageArtifacts(state);
       const manifestBytes = h.files!.initial[OS_MANIFEST_PATH];
-      const manifest = osManifestOf(manifestBytes ? { [OS_MANIFEST_PATH]: manifestBytes } : {});
-      buildTaskPackage({
-        id: task.taskId,
-        skill: { id: spec.id, version: 1, title: spec.title, category: spec.category, channel: spec.channel },
-        apps: spec.apps,
-        instruction: state.instruction,
-        ...levelOf(ctx),
-        difficulty: spec.difficulty,
-        seed: task.taskSeed,
-        params: ctx.params as Record<string, unknown>,
-        artifacts,
-        setup: setupStepsFor(state, artifacts, manifest, spec.launch),
-        ...(state.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
-        rubric: { checks: state.checks, items: state.items },
-        oracle: { edits: state.edits },
+      packageFor({
+        task,
+        version: 1,
+        spec,
+        state,
+        ctx,
+        manifest: osManifestOf(manifestBytes ? { [OS_MANIFEST_PATH]: manifestBytes } : {}),
         provenance: {
           roundId,
           taxonomyVersion: null,

@@ -1,0 +1,100 @@
+import { OS_MANIFEST_PATH, type OsManifest } from '../preparers/os/manifest.ts';
+import { nodeOutput, nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
+import type { Context } from '../skills/template.ts';
+import { type BuiltTaskPackage, buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
+import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
+import type { TaskState } from './taskState.ts';
+import type { TaskRef } from './types.ts';
+import { minhash, paramSignature } from './verify/dedup.ts';
+
+/**
+ * What a task's package is made of — its artifacts, its task.json and setup.sh, and the signature
+ * near-duplicates are found by — written once for the packaging activity and the in-process floor
+ * (bench/floor.ts), so the benchmark measures the code that runs.
+ */
+
+/** The instruction's minhash and the drawn params and authored values (a composite's steps' params too). */
+export function dedupSignature(spec: SkillSpec, instruction: string, ctx: Context) {
+  const authored = Object.fromEntries(
+    spec.nodes.flatMap((n) =>
+      'llm' in n
+        ? [[nodeQualifiedId(n), nodeOutput(ctx, n)]]
+        : 'step' in n
+          ? [[`${n.id}.params`, (ctx[n.id] as { params?: unknown } | undefined)?.params]]
+          : [],
+    ),
+  );
+  return { minhash: minhash(instruction), paramSignature: paramSignature({ params: ctx.params, authored }) };
+}
+
+export interface PackageProvenance {
+  roundId: string;
+  taxonomyVersion: number | null;
+  specSha: string;
+  models: string[];
+  costUsd: number;
+  tokens: number;
+  createdAt: string;
+}
+
+export function packageFor(a: {
+  task: Pick<TaskRef, 'taskId' | 'taskSeed'>;
+  version: number;
+  spec: SkillSpec;
+  state: TaskState;
+  ctx: Context;
+  manifest: OsManifest;
+  provenance: PackageProvenance;
+}): { built: BuiltTaskPackage; artifacts: TaskArtifact[] } {
+  const { spec, state, ctx } = a;
+  const artifacts = packageArtifacts(state);
+  const built = buildTaskPackage({
+    id: a.task.taskId,
+    skill: {
+      id: spec.id,
+      version: a.version,
+      title: spec.title,
+      category: spec.category,
+      channel: spec.channel,
+    },
+    apps: spec.apps,
+    instruction: state.instruction,
+    ...levelOf(ctx),
+    difficulty: spec.difficulty,
+    seed: a.task.taskSeed,
+    params: ctx.params as Record<string, unknown>,
+    artifacts,
+    setup: setupStepsFor(state, artifacts, a.manifest, spec.launch),
+    ...(state.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
+    rubric: { checks: state.checks, items: state.items },
+    oracle: { edits: state.edits },
+    provenance: a.provenance,
+  });
+  return { built, artifacts };
+}
+
+export function packageArtifacts(state: TaskState): TaskArtifact[] {
+  const out: TaskArtifact[] = [];
+  for (const [vmPath, f] of Object.entries(state.initial)) {
+    if (vmPath === OS_MANIFEST_PATH || isProfilePath(vmPath)) continue;
+    out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
+  }
+  if (state.profileArchive) {
+    const { key, sha256, size } = state.profileArchive;
+    out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, key, sha256, size });
+  }
+  for (const [vmPath, ours] of Object.entries(state.solved)) {
+    if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === ours.sha256) continue;
+    // Office gold files as LibreOffice saved them, when the office verification ran.
+    const f = state.solvedByOffice?.[vmPath] ?? ours;
+    out.push({ role: 'solved', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
+  }
+  return out;
+}
+
+export function levelOf(ctx: Record<string, unknown>): {
+  instructionLevel?: 'explicit' | 'natural' | 'goal';
+} {
+  const level = (ctx.task as { level?: unknown } | undefined)?.level;
+  return level === 'explicit' || level === 'natural' || level === 'goal' ? { instructionLevel: level } : {};
+}
