@@ -196,7 +196,14 @@ describe('a round survives an outage of each backing service', () => {
     );
     assert.equal(statusRollup.rows[0]!.n, planned, 'task rollup = task rows');
 
-    // One line when the service went away and one when it came back, not a flood.
+    // One line when the service went away and one when it came back, not a flood. "Back" comes from
+    // the worker's next probe (every 3 s, 5 s timeout), which a quick round can finish before.
+    for (
+      let waited = 0;
+      waited < 15_000 && !workerLog.slice(logFrom).includes(`${service} is back`);
+      waited += 250
+    )
+      await sleep(250);
     const lines = workerLog.slice(logFrom).split('\n');
     const said = (what: string) => lines.filter((x) => x.includes(`${service} ${what}`)).length;
     t.diagnostic(`worker said: ${lines.filter((x) => / is (unavailable|back)/.test(x)).join(' | ')}`);
