@@ -55,9 +55,15 @@ function snapProfile(files: FileMap): ProfileSnap {
 
 const same = (a: MessageSnap, b: MessageSnap) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Equal, or equal but for an unread message that is now read: opening a message marks it read. */
-const sameButOpened = (want: MessageSnap, now: MessageSnap) =>
-  same(want, now) || (!want.read && now.read && same(want, { ...now, read: false }));
+/** Equal but for an unread message that is now read: opening a message marks it read. */
+const opened = (want: MessageSnap, now: MessageSnap) =>
+  !want.read && now.read && same(want, { ...now, read: false });
+
+/**
+ * Unread messages an agent may open while doing a task whose subject is not read state: reading a
+ * message or three is work, marking a folder read is a bulk change.
+ */
+export const MAY_OPEN = 3;
 
 export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): Promise<unknown[]> {
   const before = snapProfile(initial);
@@ -76,27 +82,31 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
       filters: before.filters.filter((f) => after.filters.includes(f)),
       // When the task creates no folder, a new one is collateral too.
       exactFolders: JSON.stringify(before.folders) === JSON.stringify(after.folders),
-      readOnOpen: !readIsTask,
+      readOnOpen: readIsTask ? 0 : MAY_OPEN,
     },
   ];
 }
 
 /**
  * `thunderbird.unchanged`: each listed message is live in the listed folder with exactly that
- * read / flagged state and those tag keys (with `readOnOpen`, an unread one may have become read);
+ * read / flagged state and those tag keys (up to `readOnOpen` unread ones may have become read);
  * each listed folder, contact e-mail and filter name exists; with `exactFolders`, no other folder exists.
  */
 export function probeProfileUnchanged(
   files: FileMap,
-  check: ProfileSnap & { exactFolders?: boolean; readOnOpen?: boolean },
+  check: ProfileSnap & { exactFolders?: boolean; readOnOpen?: number },
 ): ProbeResult {
-  const matches = check.readOnOpen ? sameButOpened : same;
+  let mayOpen = check.readOnOpen ?? 0;
   const now = snapProfile(files);
   const problems: unknown[] = [];
   let changed = 0;
   for (const want of check.messages) {
     const found = now.messages.filter((m) => m.id === want.id);
-    if (found.some((m) => matches(want, m))) continue;
+    if (found.some((m) => same(m, want))) continue;
+    if (mayOpen > 0 && found.some((m) => opened(want, m))) {
+      mayOpen--;
+      continue;
+    }
     changed++;
     if (problems.length < 6) problems.push({ message: want, now: found.slice(0, 2) });
   }

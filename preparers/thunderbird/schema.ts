@@ -500,9 +500,13 @@ export const checkSchema = z.discriminatedUnion('kind', [
       filters: z.array(z.string()).describe('Filter names.'),
       exactFolders: z.boolean().default(false).describe('No folder besides the listed ones exists.'),
       readOnOpen: z
-        .boolean()
-        .default(false)
-        .describe('An unread message may now be read (the agent opened it); read state is not the task.'),
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe(
+          'How many unread messages may now be read (the agent opened them); 0 when read state is the task.',
+        ),
     })
     .describe('Invariant: messages, folders, contacts and filters the task does not name are as they were.'),
   z

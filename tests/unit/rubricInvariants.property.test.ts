@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { applyEdits, probeCheck } from '../../preparers/registry.ts';
+import { MAY_OPEN } from '../../preparers/thunderbird/invariants.ts';
 import { parseMessage } from '../../preparers/thunderbird/mime.ts';
 import { Profile } from '../../preparers/thunderbird/profile.ts';
 import type { FileMap } from '../../preparers/types.ts';
@@ -186,8 +187,8 @@ describe('random edits outside the edit region fail the rubric', () => {
     );
   });
 
-  test('thunderbird: opening a message (unread → read) is not collateral, unless read state is the task', async () => {
-    const opened = async (skillId: string) => {
+  test('thunderbird: opening a message or three (unread → read) is not collateral, unless read state is the task', async () => {
+    const opened = async (skillId: string, count = 1, mayOpen?: number) => {
       const { proof, solved } = await solvedTask(skillId);
       const inv = proof.checks.find((c) => c.kind === 'thunderbird.unchanged') as unknown as {
         messages: { folder: string; read: boolean }[];
@@ -201,11 +202,18 @@ describe('random edits outside the edit region fail the rubric', () => {
             .filter((x) => parseMessage(x.raw).messageId === (m as unknown as { id: string }).id)
             .map((x) => ({ folder: m.folder, subject: parseMessage(x.raw).subject })),
         );
-      assert.ok(unread.length > 0, `${skillId} leaves some message unread`);
-      const files = await applyEdits(solved, [
-        { op: 'thunderbird.set_flag', ...unread[0]!, read: true } as { op: string },
-      ]);
-      const check = proof.checks.find((c) => c.kind === 'thunderbird.unchanged')!;
+      assert.ok(unread.length >= count, `${skillId} leaves ${count} messages unread`);
+      const files = await applyEdits(
+        solved,
+        unread
+          .slice(0, count)
+          .map((m) => ({ op: 'thunderbird.set_flag', ...m, read: true }) as { op: string }),
+      );
+      // A lower allowance stands for a folder with more unread mail than an agent opens.
+      const checks = proof.checks.map((c) =>
+        c.kind === 'thunderbird.unchanged' && mayOpen !== undefined ? { ...c, readOnOpen: mayOpen } : c,
+      );
+      const check = checks.find((c) => c.kind === 'thunderbird.unchanged')!;
       // The portable checker the VM runs must agree.
       const work = await mkdtemp(path.join(tmpdir(), 'forge-opened-'));
       try {
@@ -224,8 +232,14 @@ describe('random edits outside the edit region fail the rubric', () => {
       } finally {
         await rm(work, { recursive: true, force: true });
       }
-      return rubricFails(files, proof.checks);
+      return rubricFails(files, checks);
     };
+    assert.ok(MAY_OPEN >= 1);
+    assert.equal(
+      await opened('thunderbird.messages.flag-message', 2, 1),
+      true,
+      'flagging: more messages read than the allowance is a bulk change',
+    );
     assert.equal(
       await opened('thunderbird.messages.flag-message'),
       false,
