@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { contextKey } from '../activities/taskState.ts';
+import { CELL_REF } from '../activities/verify/instruction.ts';
 import type { Database } from '../infra/db/client.ts';
 import { tasks } from '../infra/db/schema.ts';
 import type { ObjectStore } from '../infra/objectStore.ts';
@@ -36,7 +37,7 @@ export interface ContentReport {
  * (Q1, H2) and paper sizes (A4) are not cells; nor is a hex colour such as C00000, since a row
  * number never starts with 0.
  */
-const CELL = /(?<![\w$.\-/])\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6}(?::\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6})?(?![\w\-/])/g;
+const CELL = new RegExp(`(?<![\\w$.\\-/])${CELL_REF}(?::${CELL_REF})?(?![\\w\\-/])`, 'g');
 const NOT_CELLS = /^(Q[1-4]|H[1-6]|A[3-6]|B2B|B2C|V[0-9]|MP[34]|PO[0-9]+)$/;
 
 export function cellAddressesIn(text: string): string[] {

@@ -92,7 +92,12 @@ export function namesFileProblem(input: InstructionInput): string | undefined {
   return undefined;
 }
 
-const ADDRESS = /^\$?[A-Z]{1,3}\$?[0-9]{1,7}$/;
+/**
+ * One cell reference as people write it (B12, $C$4): a row number never starts with 0, so a colour
+ * like C00000 is not one. The content report finds them in prose with the same pattern.
+ */
+export const CELL_REF = String.raw`\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6}`;
+const ADDRESS = new RegExp(`^${CELL_REF}$`);
 
 /** Cell addresses the rubric checks (cells, range endpoints) — what natural/goal must not name. */
 export function rubricAddresses(checks: Record<string, unknown>[]): string[] {
