@@ -1,11 +1,14 @@
+import { eq } from 'drizzle-orm';
+import { tasks } from '../infra/db/schema.ts';
 import { structuredOutput } from '../llm/types.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
+import type { Context } from '../skills/template.ts';
 import type { ActivityDeps } from './deps.ts';
-import { createPrepareActivities } from './prepare.ts';
+import { createPrepareStages, type TaskFields } from './prepare.ts';
 import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
-import { loadState, saveContext, type TaskState } from './taskState.ts';
-import type { StepResult, TaskRef } from './types.ts';
+import { loadState, saveContext, saveState, type TaskState } from './taskState.ts';
+import type { PrepareResult, StepResult, TaskRef } from './types.ts';
 import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
 
 /** Activities on the LLM queue (I/O bound, high concurrency): authoring and the judge. */
@@ -30,11 +33,19 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     return deps.llm;
   };
 
-  const reject = (task: TaskRef, reason: string, node: string, detail: string): Promise<StepResult> =>
-    rejectTask(deps.database, task, { reason, node, detail, kind: 'reject' });
+  const reject = (
+    task: TaskRef,
+    reason: string,
+    node: string,
+    detail: string,
+    carry: { runs?: NodeRun[]; fields?: TaskFields } = {},
+  ): Promise<StepResult> =>
+    rejectTask(deps.database, task, { reason, node, detail, kind: 'reject' }, carry.runs, carry.fields);
 
-  /** Samples params and runs the spec's llm / generate / values nodes; the context goes to the object store. */
-  async function authorTask(task: TaskRef): Promise<StepResult> {
+  /** Samples params and runs the spec's llm / generate / values nodes. A rejection is recorded. */
+  async function author(
+    task: TaskRef,
+  ): Promise<{ ok: true; ctx: Context; runs: NodeRun[] } | { ok: false; result: StepResult }> {
     const { spec } = await deps.specs.get(task.skillId, task.specVersion);
     const client = llm();
     const result = await runAuthoring(
@@ -44,32 +55,44 @@ export function createLlmStageActivities(deps: ActivityDeps) {
         client.callLlmNode({ ...call, roundId: task.roundId, skillId: task.skillId, taskId: task.taskId }),
       { level: task.level, roundId: task.roundId, taskIndex: task.taskIndex },
     );
-    if (!result.ok) return reject(task, result.reason, result.node, result.detail);
-    await saveContext(deps.store, task.taskId, result.context);
-    await recordNodeRuns(
-      deps.database,
-      task.taskId,
-      Object.entries(result.nodeMs).map(([nodeId, ms]) => ({
-        nodeId,
-        kind: 'author',
-        status: 'ok' as const,
-        durationMs: ms,
-      })),
-    );
+    if (!result.ok)
+      return { ok: false, result: await reject(task, result.reason, result.node, result.detail) };
+    const runs = Object.entries(result.nodeMs).map(([nodeId, ms]) => ({
+      nodeId,
+      kind: 'author',
+      status: 'ok' as const,
+      durationMs: ms,
+    }));
+    return { ok: true, ctx: result.context, runs };
+  }
+
+  /** The author stage as its own activity: the context goes to the object store for the next. */
+  async function authorTask(task: TaskRef): Promise<StepResult> {
+    const a = await author(task);
+    if (!a.ok) return a.result;
+    await saveContext(deps.store, task.taskId, a.ctx);
+    await recordNodeRuns(deps.database, task.taskId, a.runs);
     return { ok: true };
   }
 
-  /** The judge's verdict; on acceptance, its node run for the caller to write. */
-  async function judge(task: TaskRef): Promise<{ result: StepResult; run?: NodeRun }> {
+  /**
+   * The judge's verdict; on acceptance, its node run for the caller to write. `held`: the state and
+   * the runs and fields not yet written, when the same activity prepared the task.
+   */
+  async function judge(
+    task: TaskRef,
+    held?: { state: TaskState; runs: NodeRun[]; fields: TaskFields },
+  ): Promise<{ result: StepResult; run?: NodeRun }> {
     const started = performance.now();
-    const state = await loadState(deps.store, task.taskId);
+    const state = held?.state ?? (await loadState(deps.store, task.taskId));
     const result = await llm().callLlmNode({
       roundId: task.roundId,
       skillId: task.skillId,
       taskId: task.taskId,
       ...judgeRequest(state, task.taskSeed),
     });
-    if (!result.ok) return { result: await reject(task, result.reason, 'verify_judge', result.detail) };
+    if (!result.ok)
+      return { result: await reject(task, result.reason, 'verify_judge', result.detail, held ?? {}) };
     const score = judgeScore(result.value);
     if (score < deps.config.FORGE_JUDGE_THRESHOLD) {
       return {
@@ -78,6 +101,7 @@ export function createLlmStageActivities(deps: ActivityDeps) {
           'judge_rejected',
           'verify_judge',
           `score ${score} < ${deps.config.FORGE_JUDGE_THRESHOLD}: ${result.value.issues.join('; ')}`,
+          held ?? {},
         ),
       };
     }
@@ -102,7 +126,7 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     return result;
   }
 
-  const { packageTask } = createPrepareActivities(deps);
+  const stages = createPrepareStages(deps);
 
   /**
    * The judge and, when it accepts, the package, in one activity: each is idempotent on its own
@@ -111,8 +135,35 @@ export function createLlmStageActivities(deps: ActivityDeps) {
    */
   async function judgeAndPackage(task: TaskRef): Promise<StepResult> {
     const { result, run } = await judge(task);
-    return result.ok ? packageTask(task, run ? [run] : []) : result;
+    return result.ok ? stages.packageTask(task, run ? [run] : []) : result;
   }
 
-  return { authorTask, judgeTask, judgeAndPackage };
+  /**
+   * Every stage of a task in one activity: author, prepare, judge, package. The context and state
+   * stay in memory and the task row, its node runs and the package are written in the accepting
+   * (or rejecting) transaction: one activity round trip instead of three, no context or state
+   * object. A task with office files stops after prepare (state saved) for the office queue's
+   * round trip, then judge and package as usual. A retry after a crash starts again from the
+   * author stage: its LLM calls are answered by the ledger's cache, never billed twice, and only a
+   * running task is accepted or rejected.
+   */
+  async function authorToPackage(task: TaskRef): Promise<PrepareResult> {
+    const a = await author(task);
+    if (!a.ok) return a.result;
+    const p = await stages.prepareState(task, a.ctx, a.runs);
+    if (!p.ok) return p.result;
+    if (p.office) {
+      await saveContext(deps.store, task.taskId, a.ctx);
+      await saveState(deps.store, task.taskId, p.state);
+      await deps.database.db.update(tasks).set(p.fields).where(eq(tasks.id, task.taskId));
+      await recordNodeRuns(deps.database, task.taskId, p.runs);
+      return { ok: true, office: true };
+    }
+    const held = { ctx: a.ctx, state: p.state, fields: p.fields, runs: p.runs };
+    const { result, run } = await judge(task, held);
+    if (!result.ok) return result;
+    return stages.packageTask(task, run ? [...p.runs, run] : p.runs, held);
+  }
+
+  return { authorTask, judgeTask, judgeAndPackage, authorToPackage };
 }

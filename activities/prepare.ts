@@ -6,6 +6,7 @@ import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
 import { probeCheck } from '../preparers/registry.ts';
 import { packProfile } from '../preparers/thunderbird/index.ts';
 import type { FileMap } from '../preparers/types.ts';
+import type { Context } from '../skills/template.ts';
 import type { ActivityDeps } from './deps.ts';
 import { dedupSignature, packageFor } from './packageTask.ts';
 import { prepareInMemory } from './prepareCore.ts';
@@ -33,8 +34,11 @@ export async function probeAll(
   return Promise.all(checks.map((c) => probeCheck(files, c)));
 }
 
-/** Activities on the prepare queue (CPU bound): build, oracle, checks 1–3, dedup and packaging. */
-export function createPrepareActivities(deps: ActivityDeps) {
+/**
+ * The prepare and package stages, as functions other activities compose (llmStage.ts runs a whole
+ * task in one activity with them).
+ */
+export function createPrepareStages(deps: ActivityDeps) {
   const { db } = deps.database;
 
   const reject = (
@@ -43,21 +47,26 @@ export function createPrepareActivities(deps: ActivityDeps) {
     node: string,
     detail: string,
     runs: NodeRun[],
-  ): Promise<StepResult> => rejectTask(deps.database, task, { reason, node, detail, kind: 'verify' }, runs);
+    fields: TaskFields = {},
+  ): Promise<StepResult> =>
+    rejectTask(deps.database, task, { reason, node, detail, kind: 'verify' }, runs, fields);
 
   /**
    * Builds the initial files, applies the oracle edits, then verifies: references exist (1), the
    * untouched state fails the rubric (2), the solved state passes all of it (3). Both states are
-   * stored content-addressed; the task state JSON points at them.
+   * stored content-addressed; what the task row and the later stages need is returned, not yet
+   * written. A rejection is recorded at once, with the `earlier` stage's node runs.
    */
-  async function prepareTask(task: TaskRef): Promise<PrepareResult> {
+  async function prepareState(task: TaskRef, ctx: Context, earlier: NodeRun[] = []): Promise<Prepared> {
     const { spec, source } = await deps.specs.get(task.skillId, task.specVersion);
-    const ctx = await loadContext(deps.store, task.taskId);
     const p = await prepareInMemory(spec, source, ctx);
-    if (!p.ok) {
-      if (p.stats) await db.update(tasks).set({ rubricStats: p.stats }).where(eq(tasks.id, task.taskId));
-      return reject(task, p.reason, p.node, p.detail, p.runs);
-    }
+    if (!p.ok)
+      return {
+        ok: false,
+        result: await reject(task, p.reason, p.node, p.detail, [...earlier, ...p.runs], {
+          ...(p.stats ? { rubricStats: p.stats } : {}),
+        }),
+      };
     const { m, level, initial, solved, appOf, checks, items, before, after, runs } = p;
     const lapStart = performance.now();
     const appFor = (path: string) => appOf.get(path) ?? appOfPath(path);
@@ -86,29 +95,37 @@ export function createPrepareActivities(deps: ActivityDeps) {
       profileArchive,
       osManifest: osManifestOf(pick(initial, OS_MANIFEST_PATH)),
     };
-    await saveState(deps.store, task.taskId, state);
-    await db
-      .update(tasks)
-      .set({
-        apps: spec.apps,
-        instruction: m.instruction,
-        instructionLevel: level ?? null,
-        difficulty: spec.difficulty,
-        params: ctx.params as Record<string, unknown>,
-        rubricStats: p.stats,
-      })
-      .where(eq(tasks.id, task.taskId));
     runs.push({
       nodeId: 'store_artifacts',
       kind: 'prepare',
       status: 'ok',
       durationMs: performance.now() - lapStart,
     });
-    await recordNodeRuns(deps.database, task.taskId, runs);
-    const office = [...Object.keys(initial), ...Object.keys(solved)].some(
-      (p) => officeFormatOf(p) !== undefined,
-    );
-    return { ok: true, office };
+    return {
+      ok: true,
+      state,
+      fields: {
+        apps: spec.apps,
+        instruction: m.instruction,
+        instructionLevel: level ?? null,
+        difficulty: spec.difficulty,
+        params: ctx.params as Record<string, unknown>,
+        rubricStats: p.stats,
+      },
+      runs: [...earlier, ...runs],
+      office: [...Object.keys(initial), ...Object.keys(solved)].some((p) => officeFormatOf(p) !== undefined),
+    };
+  }
+
+  /** The prepare stage as its own activity: the context from the author stage, the state for the next. */
+  async function prepareTask(task: TaskRef): Promise<PrepareResult> {
+    const ctx = await loadContext(deps.store, task.taskId);
+    const p = await prepareState(task, ctx);
+    if (!p.ok) return p.result;
+    await saveState(deps.store, task.taskId, p.state);
+    await db.update(tasks).set(p.fields).where(eq(tasks.id, task.taskId));
+    await recordNodeRuns(deps.database, task.taskId, p.runs);
+    return { ok: true, office: p.office };
   }
 
   // A round's taxonomy version and creation time never change: read once per process and round.
@@ -128,18 +145,19 @@ export function createPrepareActivities(deps: ActivityDeps) {
     return row;
   };
 
-  /** Dedup (6), then the package: task.json + setup.sh in the object store, indexed in Postgres. */
   /**
-   * `earlier`: node runs of the stage that ran just before in the same activity (the judge), written
-   * in the accepting transaction rather than in one of their own.
+   * Dedup (6), then the package: task.json + setup.sh in the object store, indexed in Postgres.
+   * `earlier`: node runs of the stages that ran before in the same activity, written in the
+   * accepting (or rejecting) transaction rather than in their own. `held`: the task's context and
+   * state when that activity still has them, and the task row's fields it has not written yet.
    */
-  async function packageTask(task: TaskRef, earlier: NodeRun[] = []): Promise<StepResult> {
+  async function packageTask(task: TaskRef, earlier: NodeRun[] = [], held?: Held): Promise<StepResult> {
     const started = performance.now();
     const { spec, sha256: specSha } = await deps.specs.get(task.skillId, task.specVersion);
-    const [state, ctx] = await Promise.all([
-      loadState(deps.store, task.taskId),
-      loadContext(deps.store, task.taskId),
-    ]);
+    const [state, ctx] = held
+      ? [held.state, held.ctx]
+      : await Promise.all([loadState(deps.store, task.taskId), loadContext(deps.store, task.taskId)]);
+    const fields = held?.fields ?? {};
     const signature = dedupSignature(spec, state.instruction, ctx);
     // Accepted tasks of real rounds, and of this round; a dry run's tasks never block later rounds.
     const others = await db
@@ -167,6 +185,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
         'verify_dedup',
         `near-duplicate of accepted task ${dup.taskId}`,
         earlier,
+        fields,
       );
 
     const [manifest, round, cost] = await Promise.all([
@@ -211,6 +230,7 @@ export function createPrepareActivities(deps: ActivityDeps) {
       const rows = await tx
         .update(tasks)
         .set({
+          ...fields,
           status: 'accepted',
           packageKey: `${prefix}/task.json`,
           finishedAt: new Date(),
@@ -256,8 +276,31 @@ export function createPrepareActivities(deps: ActivityDeps) {
       : { ok: false, reason: 'cancelled', node: 'package', detail: 'the task was no longer running' };
   }
 
-  return { prepareTask, packageTask };
+  return { prepareTask, packageTask, prepareState };
 }
+
+/** Activities on the prepare queue (CPU bound): build, oracle, checks 1–3, dedup and packaging. */
+export function createPrepareActivities(deps: ActivityDeps) {
+  const stages = createPrepareStages(deps);
+  return {
+    prepareTask: (task: TaskRef) => stages.prepareTask(task),
+    packageTask: (task: TaskRef) => stages.packageTask(task),
+  };
+}
+
+/** Columns of the task row a stage fills in (instruction, level, params, rubric proof, …). */
+export type TaskFields = Partial<typeof tasks.$inferInsert>;
+
+/** What a stage still holds in memory for the next stage of the same activity. */
+export interface Held {
+  ctx: Context;
+  state: TaskState;
+  fields: TaskFields;
+}
+
+export type Prepared =
+  | { ok: true; state: TaskState; fields: TaskFields; runs: NodeRun[]; office: boolean }
+  | { ok: false; result: StepResult };
 
 /** Initial files (the Thunderbird profile as its one archive) and solved files, for gold comparisons. */
 function pick<T>(record: Record<string, T>, key: string): Record<string, T> {

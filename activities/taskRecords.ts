@@ -64,14 +64,16 @@ export async function finishTaskRecord(
 }
 
 /**
- * Rejects a task: its node runs first (idempotent upserts), then the outcome, which only a running
- * task takes — so a stage retried after a crash between the two writes ends the same way, once.
+ * Rejects a task: its node runs first (idempotent upserts), then the outcome with any columns the
+ * rejecting activity still holds (`extra`), which only a running task takes — so a stage retried
+ * after a crash between the two writes ends the same way, once.
  */
 export async function rejectTask(
   database: Database,
   task: TaskRef,
   why: { reason: string; node: string; detail: string; kind: string; durationMs?: number },
   runs: NodeRun[] = [],
+  extra: Partial<typeof tasks.$inferInsert> = {},
 ): Promise<StepResult> {
   await recordNodeRuns(database, task.taskId, [
     ...runs,
@@ -83,6 +85,6 @@ export async function rejectTask(
       detail: `${why.reason}: ${why.detail}`.slice(0, 2000),
     },
   ]);
-  await finishTaskRecord(database, task.taskId, 'rejected', why);
+  await finishTaskRecord(database, task.taskId, 'rejected', why, extra);
   return { ok: false, reason: why.reason, node: why.node, detail: why.detail };
 }

@@ -79,6 +79,10 @@ export const configSchema = z.object({
   // Prepare work waits on MinIO and Postgres as much as on the CPU: 16 measured best on 2 cores.
   FORGE_PREPARE_QUEUE_CONCURRENCY: positiveInt.default(16),
   FORGE_OFFICE_QUEUE_CONCURRENCY: positiveInt.default(24),
+  // How a task's stages map onto activities: `fused` runs author → prepare → judge → package as one
+  // activity on the LLM queue (the office round trip stays on its own queue); `split` runs one
+  // activity per stage on its stage's queue, for hosts that serve only one queue each.
+  FORGE_TASK_STAGES: z.enum(['fused', 'split']).default('fused'),
   FORGE_SOFFICE: z.string().default('soffice'),
   FORGE_OFFICE_BATCH_SIZE: positiveInt.default(24),
   FORGE_OFFICE_BATCH_WAIT_MS: z.coerce.number().int().min(0).default(150),

@@ -35,6 +35,8 @@ export interface LlmClientDeps {
   prices: PriceTable;
   /** Shared with the offline model server when it runs in this process. */
   hints?: OfflineHintRegistry;
+  /** The offline model of this process called without its socket (llm/offline/server.ts). */
+  offlineFetch?: typeof fetch;
   /** Injectable for tests: backoff waits and jitter. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -90,6 +92,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         apiKey: e.apiKey,
         maxRetries: 0,
         timeout: config.FORGE_LLM_TIMEOUT_SECONDS * 1000,
+        ...(e.offline && deps.offlineFetch ? { fetch: deps.offlineFetch } : {}),
       });
       clients.set(key, c);
     }

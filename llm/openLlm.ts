@@ -3,7 +3,7 @@ import type { Database } from '../infra/db/client.ts';
 import { createLlmClient, type LlmClient } from './client.ts';
 import { endpointsFromConfig } from './endpoints.ts';
 import { OfflineHintRegistry } from './offline/hints.ts';
-import { type OfflineModel, startOfflineModel } from './offline/server.ts';
+import { type OfflineModel, offlineFetch, startOfflineModel } from './offline/server.ts';
 import { loadPriceTable } from './prices.ts';
 
 export interface OpenLlm {
@@ -15,7 +15,8 @@ export interface OpenLlm {
 
 /**
  * The LLM client for a worker process: the configured endpoint, or, with no API key, the built-in
- * offline model started on loopback in this process (sharing its hint registry with the client).
+ * offline model started on loopback in this process (sharing its hint registry with the client),
+ * which this process's client calls in process and other processes over HTTP.
  */
 export async function openLlm(deps: { config: Config; database: Database }): Promise<OpenLlm> {
   const { config, database } = deps;
@@ -25,6 +26,13 @@ export async function openLlm(deps: { config: Config; database: Database }): Pro
     ? undefined
     : await startOfflineModel({ hints, port: config.FORGE_OFFLINE_MODEL_PORT });
   const endpoints = endpointsFromConfig(config, offline?.baseURL);
-  const client = createLlmClient({ config, database, endpoints, prices, hints });
+  const client = createLlmClient({
+    config,
+    database,
+    endpoints,
+    prices,
+    hints,
+    ...(offline ? { offlineFetch: offlineFetch(hints) } : {}),
+  });
   return { client, offline, close: async () => offline?.close() };
 }

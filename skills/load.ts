@@ -172,8 +172,34 @@ function readText(file: string): { name: string; text: string } {
  */
 export function loadSpecFile(file: string, resolve?: ComponentResolver, dir = skillsDir): LoadedSpec {
   const { name, text } = readText(file);
-  if (!resolve && COMPOSE_KEY.test(text)) resolve = atomicResolver(dir);
-  return parseSpec(text, name, resolve);
+  if (COMPOSE_KEY.test(text)) return parseSpec(text, name, resolve ?? atomicResolver(dir));
+  return parsedAtomic(text, name);
+}
+
+/**
+ * Atomic specs parsed before, by file name and text: every round start reads the whole library,
+ * and parsing 160 YAML files again cost ~0.5 s of a worker's CPU each time. A composite is parsed
+ * anew (its expansion depends on its steps' files). Entries are frozen: callers share them.
+ */
+const atomicParses = new Map<string, LoadedSpec>();
+const ATOMIC_PARSES_KEPT = 2000;
+
+function parsedAtomic(text: string, name: string): LoadedSpec {
+  const key = `${name}\0${text}`;
+  const hit = atomicParses.get(key);
+  if (hit) return hit;
+  const loaded = parseSpec(text, name);
+  if (atomicParses.size >= ATOMIC_PARSES_KEPT) atomicParses.clear();
+  atomicParses.set(key, deepFreeze(loaded));
+  return loaded;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** The library's atomic specs as a resolver; composites are named as such, never expanded as steps. */

@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createLlmStageActivities } from '../activities/llmStage.ts';
 import type { createOfficeActivities } from '../activities/office.ts';
 import type { createPrepareActivities } from '../activities/prepare.ts';
@@ -52,5 +52,11 @@ export function activitiesFor(queues: QueueNames) {
     startToCloseTimeout: '2 minutes',
     retry: outageRetry,
   });
-  return { llm, prepare, office, round };
+  // The round gate is one short Postgres transaction: run in the workflow's own worker, it costs a
+  // marker in the history instead of an activity task through the server for every slot.
+  const localRound = proxyLocalActivities<Pick<ReturnType<typeof createRoundActivities>, 'beginTask'>>({
+    startToCloseTimeout: '2 minutes',
+    retry: outageRetry,
+  });
+  return { llm, prepare, office, round, localRound };
 }

@@ -20,16 +20,31 @@ export interface TaskStages {
    * two (both are I/O-light; the skill workflow runs it on the LLM queue). Absent: two stages.
    */
   judgeAndPackage?(task: TaskRef): Promise<StageResult>;
+  /**
+   * Author through package as one stage (the skill workflow's `fused` mode): `office` means the task
+   * stopped after prepare because it has office files, and the office round trip and judge with
+   * package follow as their own stages; otherwise the task has ended, accepted when `ok`.
+   */
+  authorToPackage?(task: TaskRef): Promise<StageResult & { office?: boolean }>;
 }
 
 /**
  * The task pipeline, written once: author → prepare and check → LibreOffice round trip (office
- * files only) → judge → package (judge and package as one stage when the runner folds them). Pure sequencing, no I/O, so it runs inside a workflow.
+ * files only) → judge → package (judge and package as one stage when the runner folds them; every
+ * stage but the office round trip as one when it fuses them). Pure sequencing, no I/O, so it runs
+ * inside a workflow.
  */
 export async function runTaskPipeline(stages: TaskStages, task: TaskRef): Promise<'accepted' | 'rejected'> {
-  if (!(await stages.authorTask(task)).ok) return 'rejected';
-  const prepared = await stages.prepareTask(task);
-  if (!prepared.ok) return 'rejected';
+  let prepared: StageResult & { office?: boolean };
+  if (stages.authorToPackage) {
+    prepared = await stages.authorToPackage(task);
+    if (!prepared.ok) return 'rejected';
+    if (!prepared.office) return 'accepted';
+  } else {
+    if (!(await stages.authorTask(task)).ok) return 'rejected';
+    prepared = await stages.prepareTask(task);
+    if (!prepared.ok) return 'rejected';
+  }
   if (prepared.office && !(await stages.officeVerify(task)).ok) return 'rejected';
   if (stages.judgeAndPackage) return (await stages.judgeAndPackage(task)).ok ? 'accepted' : 'rejected';
   if (!(await stages.judgeTask(task)).ok) return 'rejected';

@@ -14,7 +14,7 @@ import {
 } from '@temporalio/workflow';
 import type { RoundPlanEntry, RoundProgress, RoundStatus, SkillRunSummary } from '../activities/types.ts';
 import { activitiesFor, type QueueNames } from './activityProxies.ts';
-import { skillWorkflow, skillWorkflowId } from './skill.ts';
+import { skillWorkflow, skillWorkflowId, type TaskStageMode } from './skill.ts';
 
 export interface RoundWorkflowInput {
   roundId: string;
@@ -22,6 +22,8 @@ export interface RoundWorkflowInput {
   window: number;
   taskConcurrency: number;
   queues: QueueNames;
+  /** How each task's stages map onto activities (skill.ts); absent: `split`. */
+  stages?: TaskStageMode;
   progressEverySeconds?: number;
   /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
   maxHistoryEvents?: number;
@@ -110,6 +112,7 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
           tasks: entry.tasks,
           taskConcurrency: input.taskConcurrency,
           queues: input.queues,
+          ...(input.stages ? { stages: input.stages } : {}),
           ...(input.onlyFailed ? { onlyFailed: true } : {}),
         },
       ],

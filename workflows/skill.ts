@@ -18,6 +18,12 @@ export interface SkillWorkflowInput {
   /** Tasks of this skill in flight at once (1 = one after another). */
   taskConcurrency: number;
   queues: QueueNames;
+  /**
+   * `fused`: author, prepare, judge and package as one activity on the LLM queue (the office round
+   * trip and, after it, judge with package stay separate). `split` (and histories begun before the
+   * field existed): one activity per stage, each on its own queue.
+   */
+  stages?: TaskStageMode;
   /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
   maxHistoryEvents?: number;
   /** Run only the slots that ended failed or never started (`forge round retry-failed`). */
@@ -33,6 +39,11 @@ export function skillWorkflowId(roundId: string, skillId: string): string {
 }
 
 const HISTORY_LIMIT = 8000;
+
+export type TaskStageMode = 'fused' | 'split';
+
+/** Patch id of the round gate as a local activity (no activity task through the server per slot). */
+const LOCAL_ROUND_GATE = 'round-gate-local-activity';
 
 /** Patch id of the judge-and-package fold (one activity on the LLM queue instead of two). */
 const FOLD_JUDGE_AND_PACKAGE = 'judge-and-package-one-activity';
@@ -86,9 +97,12 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
     packageTask: (t) => acts.prepare.packageTask(t),
   };
   const folded: TaskStages = { ...stages, judgeAndPackage: (t) => acts.llm.judgeAndPackage(t) };
+  const fused: TaskStages = { ...folded, authorToPackage: (t) => acts.llm.authorToPackage(t) };
 
   const runIndex = async (taskIndex: number): Promise<void> => {
-    const gate = await acts.round.beginTask({
+    // Histories written before the local gate replay with the gate as an activity of the prepare queue.
+    const gateActivity = patched(LOCAL_ROUND_GATE) ? acts.localRound : acts.round;
+    const gate = await gateActivity.beginTask({
       roundId: input.roundId,
       skillId: input.skillId,
       specVersion: input.specVersion,
@@ -104,7 +118,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
     let outcome: TaskOutcome;
     try {
       // Histories written before the fold replay as they ran: judge and package as two activities.
-      outcome = await runTaskPipeline(patched(FOLD_JUDGE_AND_PACKAGE) ? folded : stages, gate.task);
+      const mode = input.stages === 'fused' ? fused : patched(FOLD_JUDGE_AND_PACKAGE) ? folded : stages;
+      outcome = await runTaskPipeline(mode, gate.task);
     } catch (err) {
       outcome = isCancellation(err) ? 'cancelled' : 'failed';
       const detail = failureDetail(err);

@@ -18,6 +18,7 @@ export async function launchRoundWorkflow(
     window: round.settings.window,
     taskConcurrency: round.settings.taskConcurrency,
     queues,
+    stages: deps.config.FORGE_TASK_STAGES,
     ...extra,
   };
   await deps.temporal.workflow.start(generationRound, {

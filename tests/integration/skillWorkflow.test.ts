@@ -84,6 +84,38 @@ describe('skillWorkflow on a real Temporal dev server', { timeout: 120_000 }, ()
       assert.equal(c.queue, world.queues[queueOf[c.stage]], `${c.stage} ran on ${c.queue}`);
   });
 
+  test('fused stages: one activity per task on the LLM queue, office files leave it after prepare', async () => {
+    const round = newRound([], {
+      // Even tasks have office files; task 3 is rejected by the judge, task 5 by prepare.
+      stage: async (stage, task) => {
+        if (stage === 'prepareTask' && task.taskIndex === 5)
+          return { ok: false, reason: 'oracle_fails_rubric', node: 'verify_solved', detail: 'check 0' };
+        if (stage === 'prepareTask') return { ok: true, office: task.taskIndex % 2 === 0 };
+        if (stage === 'judgeTask' && task.taskIndex === 3)
+          return { ok: false, reason: 'judge_rejected', node: 'verify_judge', detail: 'rubric item 2 fails' };
+        return { ok: true };
+      },
+    });
+    const handle = await start(round, { tasks: 6, stages: 'fused' });
+    const summary = await handle.result();
+    assert.deepEqual(summary.outcomes, { accepted: 4, rejected: 2, failed: 0, cancelled: 0 });
+    const stagesOf = (i: number) =>
+      round.stageCalls.filter((c) => c.taskId === taskIdOf(round.roundId, SKILL, i)).map((c) => c.stage);
+    assert.deepEqual(stagesOf(0), ['authorTask', 'prepareTask', 'officeVerify', 'judgeTask', 'packageTask']);
+    assert.deepEqual(stagesOf(1), ['authorTask', 'prepareTask', 'judgeTask', 'packageTask']);
+    assert.deepEqual(stagesOf(3), ['authorTask', 'prepareTask', 'judgeTask']);
+    assert.deepEqual(stagesOf(5), ['authorTask', 'prepareTask']);
+    for (const c of round.stageCalls)
+      assert.equal(c.queue, c.stage === 'officeVerify' ? world.queues.office : world.queues.llm, c.stage);
+    // The history holds the activities a task needed: one for a task without office files, three
+    // with them (fused, office, judge with package); the round gate is a local activity (a marker).
+    const history = await handle.fetchHistory();
+    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length;
+    assert.equal(scheduled, 3 + 3 * 3);
+    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes).length;
+    assert.ok(markers >= 6, `${markers} markers for 6 gates`);
+  });
+
   test('never runs more than taskConcurrency tasks at once, and does use them', async () => {
     const round = newRound([], { stageMs: 60 });
     const summary = await (await start(round, { tasks: 8, taskConcurrency: 3 })).result();

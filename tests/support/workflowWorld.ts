@@ -205,6 +205,14 @@ const llmActivities: ReturnType<typeof createLlmStageActivities> = {
     const judged = await runStage('judgeTask', task);
     return judged.ok ? runStage('packageTask', task) : judged;
   },
+  // Every stage in this one activity (on the LLM queue), stopping after prepare for office files.
+  async authorToPackage(task) {
+    const authored = await runStage('authorTask', task);
+    if (!authored.ok) return authored;
+    const prepared = await runStage('prepareTask', task);
+    if (!prepared.ok || prepared.office) return prepared;
+    return llmActivities.judgeAndPackage(task);
+  },
 };
 const prepareActivities: ReturnType<typeof createPrepareActivities> = {
   prepareTask: (task) => runStage('prepareTask', task),

@@ -33,7 +33,8 @@ const plainHelpers = new Set(['infra/childEnv.ts']);
 const tooling = new Set(['.', 'scripts']);
 
 const sourceExt = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
-const skipDirs = new Set(['node_modules', '.git', '.forge', 'out', 'test-artifacts', 'fixtures']);
+// .scratch: git-ignored throwaway scripts of one developer's machine.
+const skipDirs = new Set(['node_modules', '.git', '.forge', '.scratch', 'out', 'test-artifacts', 'fixtures']);
 
 interface Edge {
   from: string; // repo-relative file

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { OfflineHintRegistry, offlineHintHeader } from '../../llm/offline/hints.ts';
-import { type OfflineModel, startOfflineModel } from '../../llm/offline/server.ts';
+import { type OfflineModel, offlineFetch, startOfflineModel } from '../../llm/offline/server.ts';
 import { structuredOutput } from '../../llm/types.ts';
 
 const answerSchema = z.strictObject({
@@ -13,96 +13,128 @@ const answerSchema = z.strictObject({
 });
 const out = structuredOutput('scenario', answerSchema);
 
-describe('offline model server', () => {
-  let model: OfflineModel;
-  let client: OpenAI;
-  const hints = new OfflineHintRegistry();
-  before(async () => {
-    model = await startOfflineModel({ hints });
-    client = new OpenAI({ baseURL: model.baseURL, apiKey: 'offline', maxRetries: 0 });
-  });
-  after(() => model.close());
-
-  const ask = (seed: number, content: string, headers?: Record<string, string>) =>
-    client.chat.completions
-      .create(
-        {
-          model: 'offline',
-          seed,
-          messages: [
-            { role: 'system', content: 'You write spreadsheet tasks.' },
-            { role: 'user', content },
-          ],
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name: out.schemaName, schema: out.jsonSchema, strict: true },
-          },
-        },
-        { headers },
-      )
-      .withResponse();
-
-  test('answers with a schema-valid JSON object, labelled offline, with a request id', async () => {
-    const { data, response } = await ask(1, 'Invent a sales table.');
-    assert.equal(data.model, 'offline');
-    assert.equal(data.system_fingerprint, 'forge-offline');
-    assert.equal(data.choices[0].finish_reason, 'stop');
-    assert.match(response.headers.get('x-request-id') ?? '', /^req_offline_/);
-    assert.ok(answerSchema.safeParse(JSON.parse(data.choices[0].message.content ?? '')).success);
-  });
-
-  test('usage is counted with a real tokenizer on the real prompt and answer', async () => {
-    const short = (await ask(1, 'Hi.')).data;
-    const long = (await ask(1, 'Invent a table. '.repeat(200))).data;
-    assert.ok(short.usage && long.usage);
-    assert.ok(short.usage.prompt_tokens > 10 && short.usage.completion_tokens > 5);
-    assert.ok(
-      long.usage.prompt_tokens >= short.usage.prompt_tokens + 600,
-      'a 200× longer prompt costs hundreds more tokens',
-    );
-    assert.equal(short.usage.total_tokens, short.usage.prompt_tokens + short.usage.completion_tokens);
-  });
-
-  test('deterministic for a seed and prompt; another seed or prompt gives another answer', async () => {
-    const a = (await ask(5, 'Invent a table.')).data.choices[0].message.content;
-    const b = (await ask(5, 'Invent a table.')).data.choices[0].message.content;
-    const c = (await ask(6, 'Invent a table.')).data.choices[0].message.content;
-    const d = (await ask(5, 'Invent another table.')).data.choices[0].message.content;
-    assert.equal(a, b);
-    assert.notEqual(a, c);
-    assert.notEqual(a, d);
-  });
-
-  test('a registered hint steers fields; a {value} hint is returned as is', async () => {
-    const id = hints.register({
-      fields: { file_name: ['payroll_2024'], 'columns.*': ['Name', 'Hours', 'Rate'] },
+// The same behaviour over both transports: HTTP on loopback, and `offlineFetch` (the worker's own
+// client calls its offline model in process).
+for (const transport of ['http', 'in process'] as const)
+  describe(`offline model server (${transport})`, () => {
+    let model: OfflineModel;
+    let client: OpenAI;
+    const hints = new OfflineHintRegistry();
+    before(async () => {
+      model = await startOfflineModel({ hints });
+      client = new OpenAI({
+        baseURL: model.baseURL,
+        apiKey: 'offline',
+        maxRetries: 0,
+        ...(transport === 'in process' ? { fetch: offlineFetch(hints) } : {}),
+      });
     });
-    const v = answerSchema.parse(
-      JSON.parse((await ask(3, 'x', { [offlineHintHeader]: id })).data.choices[0].message.content ?? ''),
-    );
-    assert.equal(v.file_name, 'payroll_2024');
-    assert.ok(v.columns.every((c) => ['Name', 'Hours', 'Rate'].includes(c)));
-    hints.release(id);
-    const whole = { file_name: 'fixed', columns: ['A', 'B'], instruction: 'Sum column B into B10.' };
-    const id2 = hints.register({ value: whole });
-    assert.deepEqual(
-      JSON.parse((await ask(3, 'x', { [offlineHintHeader]: id2 })).data.choices[0].message.content ?? ''),
-      whole,
-    );
-    hints.release(id2);
-    assert.equal(hints.size, 0);
-    assert.throws(() => hints.register({ fields: { a: [] } }), /offline hint/);
-  });
+    after(() => model.close());
 
-  test('lists its one model and rejects malformed requests with a 400', async () => {
-    const models = await client.models.list();
-    assert.deepEqual(
-      models.data.map((m) => m.id),
-      ['offline'],
-    );
-    await assert.rejects(
-      client.chat.completions.create({ model: 'offline', messages: [] }),
-      (e: Error & { status?: number }) => e.status === 400 && /messages/.test(e.message),
-    );
+    const ask = (seed: number, content: string, headers?: Record<string, string>) =>
+      client.chat.completions
+        .create(
+          {
+            model: 'offline',
+            seed,
+            messages: [
+              { role: 'system', content: 'You write spreadsheet tasks.' },
+              { role: 'user', content },
+            ],
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: out.schemaName, schema: out.jsonSchema, strict: true },
+            },
+          },
+          { headers },
+        )
+        .withResponse();
+
+    test('answers with a schema-valid JSON object, labelled offline, with a request id', async () => {
+      const { data, response } = await ask(1, 'Invent a sales table.');
+      assert.equal(data.model, 'offline');
+      assert.equal(data.system_fingerprint, 'forge-offline');
+      assert.equal(data.choices[0].finish_reason, 'stop');
+      assert.match(response.headers.get('x-request-id') ?? '', /^req_offline_/);
+      assert.ok(answerSchema.safeParse(JSON.parse(data.choices[0].message.content ?? '')).success);
+    });
+
+    test('usage is counted with a real tokenizer on the real prompt and answer', async () => {
+      const short = (await ask(1, 'Hi.')).data;
+      const long = (await ask(1, 'Invent a table. '.repeat(200))).data;
+      assert.ok(short.usage && long.usage);
+      assert.ok(short.usage.prompt_tokens > 10 && short.usage.completion_tokens > 5);
+      assert.ok(
+        long.usage.prompt_tokens >= short.usage.prompt_tokens + 600,
+        'a 200× longer prompt costs hundreds more tokens',
+      );
+      assert.equal(short.usage.total_tokens, short.usage.prompt_tokens + short.usage.completion_tokens);
+    });
+
+    test('the other transport gives the same answer to the same request', async () => {
+      const other = new OpenAI({
+        baseURL: model.baseURL,
+        apiKey: 'offline',
+        maxRetries: 0,
+        ...(transport === 'http' ? { fetch: offlineFetch(hints) } : {}),
+      });
+      const request = {
+        model: 'offline',
+        seed: 9,
+        messages: [{ role: 'user' as const, content: 'Invent a payroll table.' }],
+        response_format: {
+          type: 'json_schema' as const,
+          json_schema: { name: out.schemaName, schema: out.jsonSchema, strict: true },
+        },
+      };
+      const [a, b] = await Promise.all([
+        client.chat.completions.create(request),
+        other.chat.completions.create(request),
+      ]);
+      assert.equal(a.choices[0].message.content, b.choices[0].message.content);
+      assert.deepEqual(a.usage, b.usage);
+    });
+
+    test('deterministic for a seed and prompt; another seed or prompt gives another answer', async () => {
+      const a = (await ask(5, 'Invent a table.')).data.choices[0].message.content;
+      const b = (await ask(5, 'Invent a table.')).data.choices[0].message.content;
+      const c = (await ask(6, 'Invent a table.')).data.choices[0].message.content;
+      const d = (await ask(5, 'Invent another table.')).data.choices[0].message.content;
+      assert.equal(a, b);
+      assert.notEqual(a, c);
+      assert.notEqual(a, d);
+    });
+
+    test('a registered hint steers fields; a {value} hint is returned as is', async () => {
+      const id = hints.register({
+        fields: { file_name: ['payroll_2024'], 'columns.*': ['Name', 'Hours', 'Rate'] },
+      });
+      const v = answerSchema.parse(
+        JSON.parse((await ask(3, 'x', { [offlineHintHeader]: id })).data.choices[0].message.content ?? ''),
+      );
+      assert.equal(v.file_name, 'payroll_2024');
+      assert.ok(v.columns.every((c) => ['Name', 'Hours', 'Rate'].includes(c)));
+      hints.release(id);
+      const whole = { file_name: 'fixed', columns: ['A', 'B'], instruction: 'Sum column B into B10.' };
+      const id2 = hints.register({ value: whole });
+      assert.deepEqual(
+        JSON.parse((await ask(3, 'x', { [offlineHintHeader]: id2 })).data.choices[0].message.content ?? ''),
+        whole,
+      );
+      hints.release(id2);
+      assert.equal(hints.size, 0);
+      assert.throws(() => hints.register({ fields: { a: [] } }), /offline hint/);
+    });
+
+    test('lists its one model and rejects malformed requests with a 400', async () => {
+      const models = await client.models.list();
+      assert.deepEqual(
+        models.data.map((m) => m.id),
+        ['offline'],
+      );
+      await assert.rejects(
+        client.chat.completions.create({ model: 'offline', messages: [] }),
+        (e: Error & { status?: number }) => e.status === 400 && /messages/.test(e.message),
+      );
+    });
   });
-});
