@@ -31,7 +31,9 @@ export const outageRetry = {
 export function activitiesFor(queues: QueueNames) {
   const llm = proxyActivities<ReturnType<typeof createLlmStageActivities>>({
     taskQueue: queues.llm,
-    startToCloseTimeout: '15 minutes',
+    // A fused task makes all its model calls in one activity (each bounded by the client's own
+    // timeout and retry budget); a dead worker is still noticed by the heartbeat within 30 s.
+    startToCloseTimeout: '30 minutes',
     heartbeatTimeout: HEARTBEAT,
     retry: outageRetry,
   });
