@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { tasks } from '../infra/db/schema.ts';
 import { structuredOutput } from '../llm/types.ts';
 import { deriveSeed } from '../skills/random.ts';
@@ -8,7 +8,7 @@ import type { ActivityDeps } from './deps.ts';
 import { createPrepareStages, type TaskFields } from './prepare.ts';
 import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import { loadState, saveContext, saveState, type TaskState } from './taskState.ts';
-import type { PrepareResult, StepResult, TaskRef } from './types.ts';
+import type { BatchedResult, PrepareResult, StepResult, TaskRef } from './types.ts';
 import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
 
 /** Activities on the LLM queue (I/O bound, high concurrency): authoring and the judge. */
@@ -165,5 +165,48 @@ export function createLlmStageActivities(deps: ActivityDeps) {
     return stages.packageTask(task, run ? [...p.runs, run] : p.runs, held);
   }
 
-  return { authorTask, judgeTask, judgeAndPackage, authorToPackage };
+  /**
+   * Several tasks of one skill, each fused as in `authorToPackage`, in one activity: one activity
+   * round trip through Temporal for the lot instead of one per task. A task that throws does not
+   * fail its siblings: its error comes back for the workflow to run that task alone. A retried
+   * batch (the worker died, a service was down) skips the tasks that have already ended, answering
+   * with their recorded outcome, so none is reported twice or run again after its end.
+   */
+  async function authorToPackageBatch(batch: TaskRef[]): Promise<BatchedResult[]> {
+    const ended = new Map(
+      (
+        await deps.database.db
+          .select({ id: tasks.id, status: tasks.status })
+          .from(tasks)
+          .where(
+            inArray(
+              tasks.id,
+              batch.map((t) => t.taskId),
+            ),
+          )
+      )
+        .filter((r) => r.status !== 'running')
+        .map((r) => [r.id, r.status]),
+    );
+    return Promise.all(
+      batch.map(async (task): Promise<BatchedResult> => {
+        const status = ended.get(task.taskId);
+        if (status === 'accepted') return { ok: true };
+        if (status)
+          return {
+            ok: false,
+            reason: status,
+            node: 'workflow',
+            detail: `the task had already ended ${status}`,
+          };
+        try {
+          return await authorToPackage(task);
+        } catch (err) {
+          return { error: err instanceof Error ? err.message : String(err) };
+        }
+      }),
+    );
+  }
+
+  return { authorTask, judgeTask, judgeAndPackage, authorToPackage, authorToPackageBatch };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { roundSpend, roundSpendSql } from '../infra/db/queries/spend.ts';
 import { roundSkills, rounds, tasks } from '../infra/db/schema.ts';
 import { levelFor } from '../skills/levels.ts';
@@ -13,6 +13,7 @@ import type {
   RoundPlanEntry,
   RoundProgress,
   RoundStatus,
+  StopReason,
   TaskOutcome,
   TaskRef,
 } from './types.ts';
@@ -50,35 +51,69 @@ export function createRoundActivities(deps: ActivityDeps) {
    * Overshoot is thereby bounded by what tasks already in flight spend beyond their reservation.
    */
   async function beginTask(input: BeginTaskInput): Promise<Gate> {
-    const taskId = taskIdFor(input.roundId, input.skillId, input.taskIndex);
+    return (await beginTasks([input]))[0]!;
+  }
+
+  /**
+   * The gate for several slots of one round in one transaction, answered in order: each admitted
+   * slot counts as in flight for the budget test of the next, exactly as one gate per slot would.
+   */
+  async function beginTasks(inputs: BeginTaskInput[]): Promise<Gate[]> {
+    const roundId = inputs[0]?.roundId;
+    if (roundId === undefined) return [];
+    if (inputs.some((i) => i.roundId !== roundId)) throw new Error('one gate transaction serves one round');
+    const ids = inputs.map((i) => taskIdFor(i.roundId, i.skillId, i.taskIndex));
     return db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`round:${input.roundId}`}))`);
-      const round = (await tx.select().from(rounds).where(eq(rounds.id, input.roundId)))[0];
-      if (!round) throw new Error(`round ${input.roundId} does not exist`);
-      const existing = (await tx.select().from(tasks).where(eq(tasks.id, taskId)))[0];
-      if (existing && (existing.status === 'accepted' || existing.status === 'rejected'))
-        return { status: 'done' };
-      if (input.onlyFailed && existing && existing.status !== 'failed') return { status: 'done' };
-      if (round.status === 'cancelled') return { status: 'stop', reason: 'cancelled' };
-      if (round.status === 'paused_error_rate') return { status: 'stop', reason: 'paused_error_rate' };
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`round:${roundId}`}))`);
+      const round = (await tx.select().from(rounds).where(eq(rounds.id, roundId)))[0];
+      if (!round) throw new Error(`round ${roundId} does not exist`);
+      const existing = new Map(
+        (
+          await tx.select({ id: tasks.id, status: tasks.status }).from(tasks).where(inArray(tasks.id, ids))
+        ).map((t) => [t.id, t.status]),
+      );
+      const gates: (Gate | undefined)[] = inputs.map((input, i) => {
+        const status = existing.get(ids[i]!);
+        if (status === 'accepted' || status === 'rejected') return { status: 'done' };
+        if (input.onlyFailed && status !== undefined && status !== 'failed') return { status: 'done' };
+        return undefined;
+      });
+      const open = gates.flatMap((g, i) => (g ? [] : [i]));
+      const answer = () => gates.map((g) => g ?? ({ status: 'done' } as const));
+      const stopAll = (reason: StopReason) => {
+        for (const i of open) gates[i] = { status: 'stop', reason };
+        return answer();
+      };
+      if (open.length === 0) return answer();
+      if (round.status === 'cancelled') return stopAll('cancelled');
+      if (round.status === 'paused_error_rate') return stopAll('paused_error_rate');
       const settings = roundSettingsSchema.parse(round.settings);
+      let admitted = open;
       if (round.budgetUsd !== null) {
         // The rollups the ledger triggers keep (one row per node/model, per status) instead of
         // scanning every call and task of the round at each gate.
         const r = await tx.execute<{ spend: number; inflight: number }>(sql`
           SELECT
-            ${roundSpendSql(input.roundId)} AS spend,
+            ${roundSpendSql(roundId)} AS spend,
             (SELECT coalesce(sum(tasks), 0) FROM task_status_rollup
-              WHERE round_id = ${input.roundId} AND status = 'running')::int AS inflight`);
+              WHERE round_id = ${roundId} AND status = 'running')::int AS inflight`);
         const { spend, inflight } = r.rows[0]!;
-        if (spend + (inflight + 1) * settings.reservationUsd > round.budgetUsd) {
-          return { status: 'stop', reason: 'budget_exhausted' };
+        let running = inflight;
+        admitted = [];
+        for (const i of open) {
+          if (spend + (running + 1) * settings.reservationUsd > round.budgetUsd) {
+            gates[i] = { status: 'stop', reason: 'budget_exhausted' };
+          } else {
+            running++;
+            admitted.push(i);
+          }
         }
+        if (admitted.length === 0) return answer();
       }
       const resumedAt = (round.progress as { resumedAt?: string }).resumedAt ?? '1970-01-01T00:00:00Z';
       const recent = await tx.execute<{ status: string; reason: string | null }>(sql`
         SELECT status, reject_reason AS reason FROM tasks
-        WHERE round_id = ${input.roundId} AND status IN ('accepted', 'rejected', 'failed')
+        WHERE round_id = ${roundId} AND status IN ('accepted', 'rejected', 'failed')
           AND finished_at > ${resumedAt}::timestamptz
         ORDER BY finished_at DESC LIMIT ${settings.pauseWindow}`);
       if (recent.rows.length >= settings.pauseWindow) {
@@ -91,36 +126,47 @@ export function createRoundActivities(deps: ActivityDeps) {
               status: 'paused_error_rate',
               progress: sql`${rounds.progress} || jsonb_build_object('pauseReason', ${pauseReason}::text)`,
             })
-            .where(eq(rounds.id, input.roundId));
-          return { status: 'stop', reason: 'paused_error_rate' };
+            .where(eq(rounds.id, roundId));
+          for (const i of admitted) gates[i] = { status: 'stop', reason: 'paused_error_rate' };
+          return answer();
         }
       }
-      const taskSeed = deriveSeed(round.seed, input.skillId, input.taskIndex);
-      const planned = await tx
-        .select({ tasks: roundSkills.tasks })
-        .from(roundSkills)
-        .where(and(eq(roundSkills.roundId, input.roundId), eq(roundSkills.skillId, input.skillId)));
-      const level = levelFor(
-        settings.levelMix,
-        planned[0]?.tasks ?? settings.tasksPerSkill,
-        input.taskIndex,
-        deriveSeed(round.seed, input.skillId),
+      const skillIds = [...new Set(admitted.map((i) => inputs[i]!.skillId))];
+      const planned = new Map(
+        (
+          await tx
+            .select({ skillId: roundSkills.skillId, tasks: roundSkills.tasks })
+            .from(roundSkills)
+            .where(and(eq(roundSkills.roundId, roundId), inArray(roundSkills.skillId, skillIds)))
+        ).map((p) => [p.skillId, p.tasks]),
       );
-      const row = {
-        id: taskId,
-        roundId: input.roundId,
-        skillId: input.skillId,
-        specVersion: input.specVersion,
-        taskIndex: input.taskIndex,
-        seed: taskSeed,
-        apps: [] as string[],
-        instructionLevel: level,
-        status: 'running',
-        startedAt: new Date(),
-      };
+      const startedAt = new Date();
+      const rows = admitted.map((i) => {
+        const input = inputs[i]!;
+        const taskSeed = deriveSeed(round.seed, input.skillId, input.taskIndex);
+        const level = levelFor(
+          settings.levelMix,
+          planned.get(input.skillId) ?? settings.tasksPerSkill,
+          input.taskIndex,
+          deriveSeed(round.seed, input.skillId),
+        );
+        gates[i] = { status: 'run', task: { ...input, taskId: ids[i]!, taskSeed, level } };
+        return {
+          id: ids[i]!,
+          roundId,
+          skillId: input.skillId,
+          specVersion: input.specVersion,
+          taskIndex: input.taskIndex,
+          seed: taskSeed,
+          apps: [] as string[],
+          instructionLevel: level,
+          status: 'running',
+          startedAt,
+        };
+      });
       await tx
         .insert(tasks)
-        .values(row)
+        .values(rows)
         .onConflictDoUpdate({
           target: tasks.id,
           set: {
@@ -128,12 +174,11 @@ export function createRoundActivities(deps: ActivityDeps) {
             rejectReason: null,
             rejectNode: null,
             rejectDetail: null,
-            startedAt: row.startedAt,
+            startedAt,
             finishedAt: null,
           },
         });
-      const task: TaskRef = { ...input, taskId, taskSeed, level };
-      return { status: 'run', task };
+      return answer();
     });
   }
 
@@ -269,6 +314,7 @@ export function createRoundActivities(deps: ActivityDeps) {
 
   return {
     beginTask,
+    beginTasks,
     finishTask,
     loadRoundPlan,
     loadFailedPlan,

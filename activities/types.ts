@@ -31,6 +31,11 @@ export type Gate =
 
 export type StepResult = { ok: true } | { ok: false; reason: string; node: string; detail: string };
 export type PrepareResult = StepResult & { office?: boolean };
+/**
+ * One task's answer from a batch of fused tasks: its result, or the error it threw, for the workflow
+ * to run that task once more on its own (with the single activity's retry policy and error kinds).
+ */
+export type BatchedResult = PrepareResult | { error: string };
 
 export type TaskOutcome = 'accepted' | 'rejected' | 'failed' | 'cancelled';
 

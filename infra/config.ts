@@ -83,6 +83,9 @@ export const configSchema = z.object({
   // activity on the LLM queue (the office round trip stays on its own queue); `split` runs one
   // activity per stage on its stage's queue, for hosts that serve only one queue each.
   FORGE_TASK_STAGES: z.enum(['fused', 'split']).default('fused'),
+  // With `fused`, up to this many of a skill's tasks in flight share one activity (one round trip
+  // through Temporal for the lot); 1 gives every task its own. Bounded by the round's task concurrency.
+  FORGE_TASK_BATCH: positiveInt.max(64).default(4),
   FORGE_SOFFICE: z.string().default('soffice'),
   FORGE_OFFICE_BATCH_SIZE: positiveInt.default(24),
   FORGE_OFFICE_BATCH_WAIT_MS: z.coerce.number().int().min(0).default(150),

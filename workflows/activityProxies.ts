@@ -56,7 +56,9 @@ export function activitiesFor(queues: QueueNames) {
   });
   // The round gate is one short Postgres transaction: run in the workflow's own worker, it costs a
   // marker in the history instead of an activity task through the server for every slot.
-  const localRound = proxyLocalActivities<Pick<ReturnType<typeof createRoundActivities>, 'beginTask'>>({
+  const localRound = proxyLocalActivities<
+    Pick<ReturnType<typeof createRoundActivities>, 'beginTask' | 'beginTasks'>
+  >({
     startToCloseTimeout: '2 minutes',
     retry: outageRetry,
   });

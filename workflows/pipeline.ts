@@ -35,17 +35,33 @@ export interface TaskStages {
  * inside a workflow.
  */
 export async function runTaskPipeline(stages: TaskStages, task: TaskRef): Promise<'accepted' | 'rejected'> {
-  let prepared: StageResult & { office?: boolean };
-  if (stages.authorToPackage) {
-    prepared = await stages.authorToPackage(task);
-    if (!prepared.ok) return 'rejected';
-    if (!prepared.office) return 'accepted';
-  } else {
-    if (!(await stages.authorTask(task)).ok) return 'rejected';
-    prepared = await stages.prepareTask(task);
-    if (!prepared.ok) return 'rejected';
-  }
-  if (prepared.office && !(await stages.officeVerify(task)).ok) return 'rejected';
+  if (stages.authorToPackage) return afterFusedStage(stages, task, await stages.authorToPackage(task));
+  if (!(await stages.authorTask(task)).ok) return 'rejected';
+  const prepared = await stages.prepareTask(task);
+  if (!prepared.ok) return 'rejected';
+  return afterPrepare(stages, task, prepared.office === true);
+}
+
+/**
+ * The rest of a task's pipeline once its fused stage (author through package) has answered, by
+ * itself or as one task of a batch: done, or on to the office round trip, judge and package.
+ */
+export async function afterFusedStage(
+  stages: TaskStages,
+  task: TaskRef,
+  fused: StageResult & { office?: boolean },
+): Promise<'accepted' | 'rejected'> {
+  if (!fused.ok) return 'rejected';
+  if (!fused.office) return 'accepted';
+  return afterPrepare(stages, task, true);
+}
+
+async function afterPrepare(
+  stages: TaskStages,
+  task: TaskRef,
+  office: boolean,
+): Promise<'accepted' | 'rejected'> {
+  if (office && !(await stages.officeVerify(task)).ok) return 'rejected';
   if (stages.judgeAndPackage) return (await stages.judgeAndPackage(task)).ok ? 'accepted' : 'rejected';
   if (!(await stages.judgeTask(task)).ok) return 'rejected';
   return (await stages.packageTask(task)).ok ? 'accepted' : 'rejected';

@@ -24,6 +24,8 @@ export interface RoundWorkflowInput {
   queues: QueueNames;
   /** How each task's stages map onto activities (skill.ts); absent: `split`. */
   stages?: TaskStageMode;
+  /** Fused tasks of a skill sharing one activity (skill.ts); absent: one each. */
+  taskBatch?: number;
   progressEverySeconds?: number;
   /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
   maxHistoryEvents?: number;
@@ -113,6 +115,7 @@ export async function generationRound(input: RoundWorkflowInput): Promise<RoundP
           taskConcurrency: input.taskConcurrency,
           queues: input.queues,
           ...(input.stages ? { stages: input.stages } : {}),
+          ...(input.taskBatch ? { taskBatch: input.taskBatch } : {}),
           ...(input.onlyFailed ? { onlyFailed: true } : {}),
         },
       ],

@@ -6,9 +6,16 @@ import {
   patched,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { SkillRunSummary, StopReason, TaskOutcome } from '../activities/types.ts';
+import type {
+  BatchedResult,
+  Gate,
+  SkillRunSummary,
+  StopReason,
+  TaskOutcome,
+  TaskRef,
+} from '../activities/types.ts';
 import { activitiesFor, type QueueNames } from './activityProxies.ts';
-import { runTaskPipeline, type TaskStages } from './pipeline.ts';
+import { afterFusedStage, runTaskPipeline, type TaskStages } from './pipeline.ts';
 
 export interface SkillWorkflowInput {
   roundId: string;
@@ -24,6 +31,11 @@ export interface SkillWorkflowInput {
    * field existed): one activity per stage, each on its own queue.
    */
   stages?: TaskStageMode;
+  /**
+   * In `fused` mode, up to this many of the skill's tasks in flight share one fused activity (one
+   * activity round trip through Temporal for all of them); absent or 1: one activity per task.
+   */
+  taskBatch?: number;
   /** Continue as new past this many history events (tests lower it to exercise the hand-over). */
   maxHistoryEvents?: number;
   /** Run only the slots that ended failed or never started (`forge round retry-failed`). */
@@ -47,6 +59,9 @@ const LOCAL_ROUND_GATE = 'round-gate-local-activity';
 
 /** Patch id of the judge-and-package fold (one activity on the LLM queue instead of two). */
 const FOLD_JUDGE_AND_PACKAGE = 'judge-and-package-one-activity';
+
+/** Patch id of fused tasks batched into one activity. */
+const BATCH_FUSED_TASKS = 'fused-tasks-batched';
 
 /** The activity failure's own type: a service outage that outlasted every retry is told apart. */
 function failureCause(err: unknown): { reason: string; node: string } {
@@ -99,33 +114,82 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   const folded: TaskStages = { ...stages, judgeAndPackage: (t) => acts.llm.judgeAndPackage(t) };
   const fused: TaskStages = { ...folded, authorToPackage: (t) => acts.llm.authorToPackage(t) };
 
-  const runIndex = async (taskIndex: number): Promise<void> => {
+  const slot = (taskIndex: number) => ({
+    roundId: input.roundId,
+    skillId: input.skillId,
+    specVersion: input.specVersion,
+    taskIndex,
+    ...(input.onlyFailed ? { onlyFailed: true } : {}),
+  });
+
+  /** The round gate for one slot: the task to run, or nothing (done, or the round says stop). */
+  const gateSlot = async (taskIndex: number): Promise<TaskRef | undefined> => {
     // Histories written before the local gate replay with the gate as an activity of the prepare queue.
     const gateActivity = patched(LOCAL_ROUND_GATE) ? acts.localRound : acts.round;
-    const gate = await gateActivity.beginTask({
-      roundId: input.roundId,
-      skillId: input.skillId,
-      specVersion: input.specVersion,
-      taskIndex,
-      ...(input.onlyFailed ? { onlyFailed: true } : {}),
-    });
+    return admit(await gateActivity.beginTask(slot(taskIndex)));
+  };
+
+  /** What the gate answered for a slot: the task to run, or nothing, noting a stop. */
+  const admit = (gate: Gate): TaskRef | undefined => {
     if (gate.status === 'stop') {
       stop ??= gate.reason;
-      return;
+      return undefined;
     }
-    if (gate.status === 'done') return;
+    if (gate.status === 'done') return undefined;
     summary.started++;
+    return gate.task;
+  };
+
+  const runIndex = async (taskIndex: number): Promise<void> => {
+    const task = await gateSlot(taskIndex);
+    if (!task) return;
+    // Histories written before the fold replay as they ran: judge and package as two activities.
+    const mode = input.stages === 'fused' ? fused : patched(FOLD_JUDGE_AND_PACKAGE) ? folded : stages;
+    await settle(task, () => runTaskPipeline(mode, task));
+  };
+
+  /**
+   * Several slots whose fused stages run as one activity; every task then goes on by itself (office
+   * round trip, judge with package). A task whose part of the batch threw runs again alone, with
+   * the single activity's retries. Each slot is its own promise, so a slot frees when its task ends.
+   */
+  const runBatch = (indices: number[]): Promise<void>[] => {
+    // One gate transaction for the batch's slots.
+    const ready = acts.localRound.beginTasks(indices.map(slot)).then(async (gates) => {
+      const gated = gates.map(admit);
+      const batch = gated.filter((t): t is TaskRef => t !== undefined);
+      const results: Promise<BatchedResult[]> =
+        batch.length > 0 ? acts.llm.authorToPackageBatch(batch) : Promise.resolve([]);
+      // Settled here so a failed batch is each of its tasks' failure, not an unhandled rejection.
+      const answered = await results.then(
+        (r) => ({ ok: true as const, r }),
+        (err: unknown) => ({ ok: false as const, err }),
+      );
+      return { gated, answered, batch };
+    });
+    return indices.map(async (_, i) => {
+      const { gated, answered, batch } = await ready;
+      const task = gated[i];
+      if (!task) return;
+      await settle(task, async () => {
+        if (!answered.ok) throw answered.err;
+        const result = answered.r[batch.indexOf(task)]!;
+        return 'error' in result ? runTaskPipeline(fused, task) : afterFusedStage(fused, task, result);
+      });
+    });
+  };
+
+  /** Runs a started task's pipeline and counts its outcome; a failure or cancel is recorded on the task. */
+  const settle = async (task: TaskRef, pipeline: () => Promise<'accepted' | 'rejected'>): Promise<void> => {
     let outcome: TaskOutcome;
     try {
-      // Histories written before the fold replay as they ran: judge and package as two activities.
-      const mode = input.stages === 'fused' ? fused : patched(FOLD_JUDGE_AND_PACKAGE) ? folded : stages;
-      outcome = await runTaskPipeline(mode, gate.task);
+      outcome = await pipeline();
     } catch (err) {
       outcome = isCancellation(err) ? 'cancelled' : 'failed';
       const detail = failureDetail(err);
       // Record the end even while the workflow is being cancelled: no task is left "running".
       const cause = outcome === 'failed' ? failureCause(err) : undefined;
-      await CancellationScope.nonCancellable(() => acts.round.finishTask(gate.task, outcome, detail, cause));
+      await CancellationScope.nonCancellable(() => acts.round.finishTask(task, outcome, detail, cause));
       if (outcome === 'cancelled') stop ??= 'cancelled';
     }
     summary.outcomes[outcome]++;
@@ -134,11 +198,26 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   const historyFull = () =>
     workflowInfo().continueAsNewSuggested ||
     workflowInfo().historyLength > (input.maxHistoryEvents ?? HISTORY_LIMIT);
+  const track = (slot: Promise<void>) => {
+    const p: Promise<void> = slot.finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+  // Decided once per run; histories begun before batching replay with one activity per task.
+  const batchSize =
+    input.stages === 'fused' && (input.taskBatch ?? 1) > 1 && patched(BATCH_FUSED_TASKS)
+      ? input.taskBatch!
+      : 1;
   try {
     while (true) {
       while (next < input.tasks && !stop && inFlight.size < input.taskConcurrency && !historyFull()) {
-        const p: Promise<void> = runIndex(next++).finally(() => inFlight.delete(p));
-        inFlight.add(p);
+        if (batchSize === 1) {
+          track(runIndex(next++));
+          continue;
+        }
+        const size = Math.min(batchSize, input.taskConcurrency - inFlight.size, input.tasks - next);
+        const indices = Array.from({ length: size }, (_, i) => next + i);
+        next += size;
+        for (const slot of runBatch(indices)) track(slot);
       }
       if (inFlight.size === 0) break;
       await Promise.race(inFlight);

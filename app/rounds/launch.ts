@@ -19,6 +19,7 @@ export async function launchRoundWorkflow(
     taskConcurrency: round.settings.taskConcurrency,
     queues,
     stages: deps.config.FORGE_TASK_STAGES,
+    taskBatch: deps.config.FORGE_TASK_BATCH,
     ...extra,
   };
   await deps.temporal.workflow.start(generationRound, {

@@ -116,6 +116,54 @@ describe('skillWorkflow on a real Temporal dev server', { timeout: 120_000 }, ()
     assert.ok(markers >= 6, `${markers} markers for 6 gates`);
   });
 
+  test('batched fused stages: one activity for several tasks, each going on by itself', async () => {
+    const round = newRound([], {
+      // Task 2 has office files; task 4 is rejected by the judge; task 5's prepare throws for good
+      // (inside the batch and again when it runs alone); the rest are accepted.
+      stage: async (stage, task) => {
+        if (stage === 'prepareTask' && task.taskIndex === 5)
+          throw ApplicationFailure.nonRetryable('workbook template is missing', 'SpecBroken');
+        if (stage === 'prepareTask') return { ok: true, office: task.taskIndex === 2 };
+        if (stage === 'judgeTask' && task.taskIndex === 4)
+          return { ok: false, reason: 'judge_rejected', node: 'verify_judge', detail: 'rubric item 2 fails' };
+        return { ok: true };
+      },
+    });
+    const handle = await start(round, { tasks: 7, taskConcurrency: 3, taskBatch: 3, stages: 'fused' });
+    const summary = await handle.result();
+    assert.deepEqual(summary.outcomes, { accepted: 5, rejected: 1, failed: 1, cancelled: 0 });
+    assert.equal(summary.started, 7);
+    // Slots free one by one, so a batch takes what is free, never more than the batch size.
+    assert.deepEqual(round.batches.flat().sort(), [0, 1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(round.batches[0], [0, 1, 2]);
+    assert.ok(round.batches.every((b) => b.length <= 3));
+    const stagesOf = (i: number) =>
+      round.stageCalls.filter((c) => c.taskId === taskIdOf(round.roundId, SKILL, i)).map((c) => c.stage);
+    assert.deepEqual(stagesOf(2), ['authorTask', 'prepareTask', 'officeVerify', 'judgeTask', 'packageTask']);
+    assert.deepEqual(stagesOf(4), ['authorTask', 'prepareTask', 'judgeTask']);
+    // The task that threw ran twice (in the batch, then alone), and only it failed.
+    assert.deepEqual(stagesOf(5), ['authorTask', 'prepareTask', 'authorTask', 'prepareTask']);
+    assert.deepEqual(
+      round.finishTasks.map((f) => [f.taskId, f.outcome]),
+      [[taskIdOf(round.roundId, SKILL, 5), 'failed']],
+    );
+    assert.match(round.finishTasks[0]!.detail ?? '', /workbook template is missing/);
+    const history = await handle.fetchHistory();
+    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
+    const types = scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    const batches = types.filter((t) => t === 'authorToPackageBatch').length;
+    assert.equal(batches, round.batches.length);
+    // No activity of a task's own but task 2's office round trip with judge and package, and task 5's
+    // run alone and the record of its failure.
+    assert.deepEqual(types.filter((t) => t !== 'authorToPackageBatch').sort(), [
+      'authorToPackage',
+      'finishTask',
+      'judgeAndPackage',
+      'officeVerify',
+    ]);
+    assert.ok(batches < 7, `${batches} batched activities for 7 tasks`);
+  });
+
   test('never runs more than taskConcurrency tasks at once, and does use them', async () => {
     const round = newRound([], { stageMs: 60 });
     const summary = await (await start(round, { tasks: 8, taskConcurrency: 3 })).result();

@@ -63,6 +63,8 @@ export interface FakeRound {
   finishRound: RoundStatus[];
   inFlight: Map<string, number>;
   maxTasksInFlight: number;
+  /** Task indices of each batched fused activity, in the order they ran. */
+  batches: number[][];
 }
 
 const rounds = new Map<string, FakeRound>();
@@ -82,6 +84,7 @@ export function newRound(plan: Omit<RoundPlanEntry, 'position'>[] = [], options:
     finishRound: [],
     inFlight: new Map(),
     maxTasksInFlight: 0,
+    batches: [],
     ...options,
   };
   rounds.set(round.roundId, round);
@@ -138,6 +141,11 @@ const roundActivities: RoundActivities = {
     const gate = answer();
     r.gateCalls.push({ input, gate: gate.status });
     return gate;
+  },
+  async beginTasks(inputs) {
+    const gates: Gate[] = [];
+    for (const input of inputs) gates.push(await roundActivities.beginTask(input));
+    return gates;
   },
   async finishTask(task, outcome, detail) {
     roundOf(task.roundId).finishTasks.push({ taskId: task.taskId, outcome, detail });
@@ -212,6 +220,16 @@ const llmActivities: ReturnType<typeof createLlmStageActivities> = {
     const prepared = await runStage('prepareTask', task);
     if (!prepared.ok || prepared.office) return prepared;
     return llmActivities.judgeAndPackage(task);
+  },
+  // As the product's: a task that throws comes back as its error, its siblings go on.
+  async authorToPackageBatch(batch) {
+    const r = roundOf(batch[0]!.roundId);
+    r.batches.push(batch.map((t) => t.taskIndex));
+    return Promise.all(
+      batch.map((task) =>
+        llmActivities.authorToPackage(task).catch((err: Error) => ({ error: err.message })),
+      ),
+    );
   },
 };
 const prepareActivities: ReturnType<typeof createPrepareActivities> = {
