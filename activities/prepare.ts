@@ -1,4 +1,5 @@
 import { and, eq, or, sql } from 'drizzle-orm';
+import { oneStatement } from '../infra/db/oneStatement.ts';
 import { taskSpend } from '../infra/db/queries/spend.ts';
 import { packages, rounds, taskArtifacts, taskSignatures, tasks } from '../infra/db/schema.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
@@ -11,7 +12,7 @@ import type { ActivityDeps } from './deps.ts';
 import { dedupSignature, packageFor } from './packageTask.ts';
 import { prepareInMemory } from './prepareCore.ts';
 import { isProfilePath, PROFILE_ARCHIVE_PATH } from './setupSteps.ts';
-import { type NodeRun, recordNodeRuns, rejectTask, upsertNodeRuns } from './taskRecords.ts';
+import { type NodeRun, nodeRunsUpsert, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import {
   contentTypeOf,
   fetchFiles,
@@ -240,7 +241,7 @@ export function createPrepareStages(deps: ActivityDeps) {
         .where(sql`${tasks.id} = ${task.taskId} AND ${tasks.status} = 'running'`)
         .returning({ id: tasks.id });
       if (rows.length === 0) return false;
-      await tx
+      const indexPackage = tx
         .insert(packages)
         .values({
           taskId: task.taskId,
@@ -251,7 +252,7 @@ export function createPrepareStages(deps: ActivityDeps) {
           sha256: built.sha256,
         })
         .onConflictDoNothing();
-      await tx
+      const indexArtifacts = tx
         .insert(taskArtifacts)
         .values(
           artifacts.map((a) => ({
@@ -263,11 +264,19 @@ export function createPrepareStages(deps: ActivityDeps) {
           })),
         )
         .onConflictDoNothing();
-      await tx
+      const indexSignature = tx
         .insert(taskSignatures)
         .values({ taskId: task.taskId, skillId: task.skillId, ...signature })
         .onConflictDoNothing();
-      await upsertNodeRuns(tx, task.taskId, runsOf('ok'));
+      // The four inserts in one round trip, inside the accepting transaction.
+      await tx.execute(
+        oneStatement([
+          indexPackage,
+          indexArtifacts,
+          indexSignature,
+          nodeRunsUpsert(tx, task.taskId, runsOf('ok')),
+        ]),
+      );
       return true;
     });
     if (!accepted) await recordNodeRuns(deps.database, task.taskId, runsOf('failed'));

@@ -15,13 +15,13 @@ export interface NodeRun {
 
 /** Node runs are keyed by (task, node): a retried stage overwrites its own rows, never duplicates. */
 export async function recordNodeRuns(database: Database, taskId: string, runs: NodeRun[]): Promise<void> {
-  await upsertNodeRuns(database.db, taskId, runs);
+  if (runs.length === 0) return;
+  await nodeRunsUpsert(database.db, taskId, runs);
 }
 
-/** The same upsert on a given connection or transaction (packaging writes its runs with the accept). */
-export async function upsertNodeRuns(db: Pick<Db, 'insert'>, taskId: string, runs: NodeRun[]): Promise<void> {
-  if (runs.length === 0) return;
-  await db
+/** The upsert as a statement not yet sent (packaging sends it in one with the accept's inserts). */
+export function nodeRunsUpsert(db: Pick<Db, 'insert'>, taskId: string, runs: NodeRun[]) {
+  return db
     .insert(taskNodeRuns)
     .values(runs.map((r) => ({ taskId, ...r, durationMs: Math.round(r.durationMs) })))
     .onConflictDoUpdate({

@@ -1,5 +1,6 @@
 import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
+import { oneStatement } from '../infra/db/oneStatement.ts';
 import { llmCache, llmCalls } from '../infra/db/schema.ts';
 
 /** One `llm_calls` row: a provider call (any outcome) or a cache hit. */
@@ -50,17 +51,17 @@ export async function recordAnswer(
   row: LedgerRow,
   cache: { requestHash: string; model: string; answer: CachedAnswer },
 ): Promise<void> {
-  await database.db.transaction(async (tx) => {
-    await tx.insert(llmCalls).values(row).onConflictDoNothing();
-    await tx
-      .insert(llmCache)
-      .values({ requestHash: cache.requestHash, model: cache.model, response: cache.answer })
-      // Replaces an entry the node's validator no longer accepts (the reason this call was made).
-      .onConflictDoUpdate({
-        target: llmCache.requestHash,
-        set: { response: cache.answer, createdAt: new Date() },
-      });
-  });
+  const call = database.db.insert(llmCalls).values(row).onConflictDoNothing();
+  const cached = database.db
+    .insert(llmCache)
+    .values({ requestHash: cache.requestHash, model: cache.model, response: cache.answer })
+    // Replaces an entry the node's validator no longer accepts (the reason this call was made).
+    .onConflictDoUpdate({
+      target: llmCache.requestHash,
+      set: { response: cache.answer, createdAt: new Date() },
+    });
+  // One statement is atomic by itself: one round trip instead of a transaction's four.
+  await database.db.execute(oneStatement([cached, call]));
 }
 
 /**

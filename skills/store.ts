@@ -19,13 +19,24 @@ export interface StoredSpec {
  * "expansion". Versions are immutable, so they are cached for the life of the process.
  */
 export class SpecStore {
-  #cache = new Map<string, StoredSpec>();
+  // The pending read is what is cached, so the tasks of a batch that ask at once share one read.
+  #cache = new Map<string, Promise<StoredSpec>>();
   constructor(private readonly database: Database) {}
 
-  async get(skillId: string, version: number): Promise<StoredSpec> {
+  get(skillId: string, version: number): Promise<StoredSpec> {
     const key = `${skillId}@${version}`;
     const hit = this.#cache.get(key);
     if (hit) return hit;
+    const read = this.#read(skillId, version);
+    this.#cache.set(key, read);
+    // A failed read (a service was down, an unsafe row) is not remembered: the next call reads again.
+    read.catch(() => {
+      if (this.#cache.get(key) === read) this.#cache.delete(key);
+    });
+    return read;
+  }
+
+  async #read(skillId: string, version: number): Promise<StoredSpec> {
     const rows = await this.database.db
       .select()
       .from(skillSpecVersions)
@@ -41,9 +52,7 @@ export class SpecStore {
           `skill spec ${skillId} version ${version} (${row.source}) is unsafe: ${problems.join('; ')}`,
         );
     }
-    const stored = { spec, version, sha256: row.sha256, source: row.source };
-    this.#cache.set(key, stored);
-    return stored;
+    return { spec, version, sha256: row.sha256, source: row.source };
   }
 
   /** Records a spec (idempotent by content hash) and returns its version. */
