@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { eq, inArray } from 'drizzle-orm';
+import { createRoundActivities } from '../../activities/round.ts';
+import { taskIdFor } from '../../activities/taskIdentity.ts';
+import type { BeginTaskInput, Gate } from '../../activities/types.ts';
+import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
+import { SpecStore } from '../../skills/store.ts';
+import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
+
+/**
+ * The round gate for a batch of slots (one transaction) against the gate slot by slot, on the real
+ * Postgres: same answers in the same order, the budget counting each admitted slot as in flight.
+ */
+const SKILL = 'os.files.organize-by-extension';
+let svc: TestServices;
+let gate: ReturnType<typeof createRoundActivities>;
+const made: string[] = [];
+
+before(async () => {
+  svc = await testServices();
+  gate = createRoundActivities({
+    config: svc.config,
+    database: svc.database,
+    store: svc.store,
+    specs: new SpecStore(svc.database),
+  });
+});
+
+after(async () => {
+  await svc.database.db.delete(tasks).where(inArray(tasks.roundId, made));
+  await svc.database.db.delete(roundSkills).where(inArray(roundSkills.roundId, made));
+  await svc.database.db.delete(rounds).where(inArray(rounds.id, made));
+  await closeTestServices();
+});
+
+/** A running round with a budget for three reserved tasks, one slot already accepted and one other task in flight. */
+async function newRound(status = 'running'): Promise<string> {
+  const id = `gate-${randomUUID()}`;
+  made.push(id);
+  const { db } = svc.database;
+  await db.insert(rounds).values({
+    id,
+    status,
+    seed: 7,
+    budgetUsd: 0.035,
+    settings: { tasksPerSkill: 10, window: 1, taskConcurrency: 6, reservationUsd: 0.01 },
+    workflowId: `round-${id}`,
+  });
+  await db
+    .insert(roundSkills)
+    .values({ roundId: id, position: 0, skillId: SKILL, specVersion: 1, tasks: 10 });
+  const row = (index: number, taskStatus: string) => ({
+    id: taskIdFor(id, SKILL, index),
+    roundId: id,
+    skillId: SKILL,
+    specVersion: 1,
+    taskIndex: index,
+    seed: index,
+    apps: ['os'],
+    status: taskStatus,
+  });
+  await db.insert(tasks).values([row(0, 'accepted'), row(9, 'running')]);
+  return id;
+}
+
+const slots = (roundId: string, indices: number[]): BeginTaskInput[] =>
+  indices.map((taskIndex) => ({ roundId, skillId: SKILL, specVersion: 1, taskIndex }));
+
+/** A gate's answer without the round id (two rounds are compared). */
+const shape = (g: Gate) =>
+  g.status === 'run'
+    ? { status: g.status, index: g.task.taskIndex, seed: g.task.taskSeed, level: g.task.level }
+    : g.status === 'stop'
+      ? { status: g.status, reason: g.reason }
+      : { status: g.status };
+
+describe('round gate: a batch of slots in one transaction', () => {
+  test('answers as the gate slot by slot does: done, admitted while the budget holds, then stopped', async () => {
+    const [batched, single] = [await newRound(), await newRound()];
+    const indices = [0, 1, 2, 3, 4];
+    const answers = await gate.beginTasks(slots(batched, indices));
+    const oneByOne: Gate[] = [];
+    for (const input of slots(single, indices)) oneByOne.push(await gate.beginTask(input));
+    // Budget 0.035 at 0.01 reserved per task, one task already in flight: two more fit.
+    assert.deepEqual(
+      answers.map((g) => g.status),
+      ['done', 'run', 'run', 'stop', 'stop'],
+    );
+    assert.deepEqual(
+      answers.filter((g) => g.status === 'stop').map((g) => g.status === 'stop' && g.reason),
+      ['budget_exhausted', 'budget_exhausted'],
+    );
+    // Same seed for both rounds, so the admitted tasks have the same seeds and levels too.
+    assert.deepEqual(answers.map(shape), oneByOne.map(shape));
+    const running = await svc.database.db
+      .select({ index: tasks.taskIndex })
+      .from(tasks)
+      .where(eq(tasks.roundId, batched));
+    assert.deepEqual(running.map((r) => r.index).sort(), [0, 1, 2, 9]);
+  });
+
+  test('a cancelled round stops every open slot; ended slots still answer done', async () => {
+    const roundId = await newRound('cancelled');
+    const answers = await gate.beginTasks(slots(roundId, [0, 1, 2]));
+    assert.deepEqual(answers.map(shape), [
+      { status: 'done' },
+      { status: 'stop', reason: 'cancelled' },
+      { status: 'stop', reason: 'cancelled' },
+    ]);
+  });
+
+  test('slots of two rounds in one call are refused, naming the rule', async () => {
+    const [a, b] = [await newRound(), await newRound()];
+    await assert.rejects(
+      gate.beginTasks([...slots(a, [1]), ...slots(b, [1])]),
+      /one gate transaction serves one round/,
+    );
+  });
+});
