@@ -85,7 +85,8 @@ export const configSchema = z.object({
   FORGE_TASK_STAGES: z.enum(['fused', 'split']).default('fused'),
   // With `fused`, up to this many of a skill's tasks in flight share one activity (one round trip
   // through Temporal for the lot); 1 gives every task its own. Bounded by the round's task concurrency.
-  FORGE_TASK_BATCH: positiveInt.max(64).default(4),
+  // 6 measured best of 1 / 3 / 6 on 2 cores (BENCHMARKS.md).
+  FORGE_TASK_BATCH: positiveInt.max(64).default(6),
   FORGE_SOFFICE: z.string().default('soffice'),
   FORGE_OFFICE_BATCH_SIZE: positiveInt.default(24),
   FORGE_OFFICE_BATCH_WAIT_MS: z.coerce.number().int().min(0).default(150),

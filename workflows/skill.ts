@@ -210,11 +210,12 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   try {
     while (true) {
       while (next < input.tasks && !stop && inFlight.size < input.taskConcurrency && !historyFull()) {
-        if (batchSize === 1) {
+        const size = Math.min(batchSize, input.taskConcurrency - inFlight.size, input.tasks - next);
+        // A batch of one is a task of its own: the single activity, without the batch's status read.
+        if (size === 1) {
           track(runIndex(next++));
           continue;
         }
-        const size = Math.min(batchSize, input.taskConcurrency - inFlight.size, input.tasks - next);
         const indices = Array.from({ length: size }, (_, i) => next + i);
         next += size;
         for (const slot of runBatch(indices)) track(slot);

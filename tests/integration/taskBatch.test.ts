@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { eq, inArray } from 'drizzle-orm';
+import { createLlmStageActivities } from '../../activities/llmStage.ts';
 import { createRoundActivities } from '../../activities/round.ts';
 import { taskIdFor } from '../../activities/taskIdentity.ts';
 import type { BeginTaskInput, Gate } from '../../activities/types.ts';
@@ -10,22 +11,27 @@ import { SpecStore } from '../../skills/store.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
 
 /**
- * The round gate for a batch of slots (one transaction) against the gate slot by slot, on the real
- * Postgres: same answers in the same order, the budget counting each admitted slot as in flight.
+ * A batch of a skill's slots on the real Postgres: the round gate in one transaction against the
+ * gate slot by slot (same answers in the same order, the budget counting each admitted slot as in
+ * flight), and the batched fused activity's answers for tasks that have ended or that throw.
  */
-const SKILL = 'os.files.organize-by-extension';
+// No such spec exists anywhere, so a task that reaches authoring always throws the same error.
+const SKILL = 'test.batch.no-such-skill';
 let svc: TestServices;
 let gate: ReturnType<typeof createRoundActivities>;
+let stages: ReturnType<typeof createLlmStageActivities>;
 const made: string[] = [];
 
 before(async () => {
   svc = await testServices();
-  gate = createRoundActivities({
+  const deps = {
     config: svc.config,
     database: svc.database,
     store: svc.store,
     specs: new SpecStore(svc.database),
-  });
+  };
+  gate = createRoundActivities(deps);
+  stages = createLlmStageActivities(deps);
 });
 
 after(async () => {
@@ -117,5 +123,46 @@ describe('round gate: a batch of slots in one transaction', () => {
       gate.beginTasks([...slots(a, [1]), ...slots(b, [1])]),
       /one gate transaction serves one round/,
     );
+  });
+});
+
+describe('the batched fused activity', () => {
+  test('answers ended tasks from their records and a throwing task with its error, the others untouched', async () => {
+    const roundId = await newRound();
+    await svc.database.db.insert(tasks).values({
+      id: taskIdFor(roundId, SKILL, 3),
+      roundId,
+      skillId: SKILL,
+      specVersion: 1,
+      taskIndex: 3,
+      seed: 3,
+      apps: ['os'],
+      status: 'rejected',
+    });
+    const ref = (taskIndex: number) => ({
+      roundId,
+      skillId: SKILL,
+      specVersion: 1,
+      taskIndex,
+      taskId: taskIdFor(roundId, SKILL, taskIndex),
+      taskSeed: taskIndex,
+    });
+    // 0 accepted and 3 rejected earlier (a retried batch); 9 is running, and its authoring throws:
+    // its skill has no spec.
+    const answers = await stages.authorToPackageBatch([ref(0), ref(3), ref(9)]);
+    assert.deepEqual(answers[0], { ok: true });
+    assert.deepEqual(answers[1], {
+      ok: false,
+      reason: 'rejected',
+      node: 'workflow',
+      detail: 'the task had already ended rejected',
+    });
+    assert.ok(answers[2] && 'error' in answers[2], JSON.stringify(answers[2]));
+    assert.match(answers[2].error, /skill spec test\.batch\.no-such-skill version 1 is not in the database/);
+    const [running] = await svc.database.db
+      .select({ status: tasks.status })
+      .from(tasks)
+      .where(eq(tasks.id, taskIdFor(roundId, SKILL, 9)));
+    assert.equal(running?.status, 'running');
   });
 });
