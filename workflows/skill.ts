@@ -198,8 +198,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   const historyFull = () =>
     workflowInfo().continueAsNewSuggested ||
     workflowInfo().historyLength > (input.maxHistoryEvents ?? HISTORY_LIMIT);
-  const track = (slot: Promise<void>) => {
-    const p: Promise<void> = slot.finally(() => inFlight.delete(p));
+  const track = (work: Promise<void>) => {
+    const p: Promise<void> = work.finally(() => inFlight.delete(p));
     inFlight.add(p);
   };
   // Decided once per run; histories begun before batching replay with one activity per task.
@@ -218,7 +218,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
         }
         const indices = Array.from({ length: size }, (_, i) => next + i);
         next += size;
-        for (const slot of runBatch(indices)) track(slot);
+        for (const work of runBatch(indices)) track(work);
       }
       if (inFlight.size === 0) break;
       await Promise.race(inFlight);
