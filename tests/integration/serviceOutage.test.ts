@@ -130,17 +130,22 @@ describe('a round survives an outage of each backing service', () => {
     return r.rows[0]!.n;
   }
 
-  async function outage(service: ServiceName, downMs: number, t: { diagnostic(m: string): void }) {
+  async function outage(
+    service: ServiceName,
+    downMs: number,
+    t: { diagnostic(m: string): void },
+    // One task at a time by default; two in flight per skill run as batches of two (FORGE_TASK_BATCH).
+    shape = { tasksPerSkill: TASKS_PER_SKILL, taskConcurrency: 1 },
+  ) {
     const logFrom = workerLog.length;
     const deps = { config, database: runtime.database, temporal };
     const started = await startRound(deps, {
       skills: SKILLS,
-      tasksPerSkill: TASKS_PER_SKILL,
+      ...shape,
       window: 2,
-      taskConcurrency: 1,
       seed: Math.floor(Math.random() * 1e9),
     });
-    const planned = SKILLS.length * TASKS_PER_SKILL;
+    const planned = SKILLS.length * shape.tasksPerSkill;
     // Mid-round: one task has finished, the others are still to come.
     while ((await finished(started.roundId)) < 1) await sleep(100);
     const svc = localServices.find((s) => s.name === service)!;
@@ -213,6 +218,10 @@ describe('a round survives an outage of each backing service', () => {
 
   test('Postgres SIGKILLed for 15 s', async (t) => {
     await outage('postgres', 15_000, t);
+  });
+
+  test('Postgres SIGKILLed for 15 s while tasks run in batches', async (t) => {
+    await outage('postgres', 15_000, t, { tasksPerSkill: 4, taskConcurrency: 2 });
   });
 
   test('MinIO SIGKILLed for 15 s', async (t) => {
