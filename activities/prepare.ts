@@ -161,6 +161,8 @@ export function createPrepareStages(deps: ActivityDeps) {
     const fields = held?.fields ?? {};
     const signature = dedupSignature(spec, state.instruction, ctx);
     // Accepted tasks of real rounds, and of this round; a dry run's tasks never block later rounds.
+    // A near-duplicate has the same parameter signature: only those are read (an index), not the
+    // skill's every accepted task.
     const others = await db
       .select({
         taskId: taskSignatures.taskId,
@@ -173,6 +175,7 @@ export function createPrepareStages(deps: ActivityDeps) {
       .where(
         and(
           eq(taskSignatures.skillId, task.skillId),
+          eq(taskSignatures.paramSignature, signature.paramSignature),
           or(eq(rounds.kind, 'generation'), eq(rounds.id, task.roundId)),
         ),
       );

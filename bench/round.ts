@@ -21,6 +21,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { type LlmWorkerProcesses, startLlmWorkerProcesses } from '../app/llmWorkerProcesses.ts';
 import { waitForRound } from '../app/rounds/control.ts';
 import { startRound } from '../app/rounds/start.ts';
 import { stackLayout } from '../infra/dev/layout.ts';
@@ -79,8 +80,10 @@ interface CpuSnapshot {
   pgTransactions: number;
 }
 
-async function cpuSnapshot(forge: TestForge): Promise<CpuSnapshot> {
+async function cpuSnapshot(forge: TestForge, llmWorkers: number[]): Promise<CpuSnapshot> {
   const u = process.cpuUsage();
+  // The LLM queue's extra worker processes are worker CPU, not LibreOffice's.
+  const extra = llmWorkers.reduce((sum, pid) => sum + (processTreeCpuMs(pid) || 0), 0);
   const services = Object.fromEntries(
     Object.entries(servicePids(forge)).map(([name, pid]) => [name, processTreeCpuMs(pid)]),
   );
@@ -92,8 +95,8 @@ async function cpuSnapshot(forge: TestForge): Promise<CpuSnapshot> {
     )
   ).rows;
   return {
-    worker: (u.user + u.system) / 1000,
-    libreoffice: childrenCpuMs(),
+    worker: (u.user + u.system) / 1000 + extra,
+    libreoffice: childrenCpuMs() - extra,
     services,
     pgTransactions: row?.n ?? Number.NaN,
   };
@@ -178,7 +181,12 @@ interface RunResult {
   floor: FloorResult;
 }
 
-async function runOnce(forge: TestForge, prices: PriceTable, skills: string[]): Promise<RunResult> {
+async function runOnce(
+  forge: TestForge,
+  llmWorkers: LlmWorkerProcesses | undefined,
+  prices: PriceTable,
+  skills: string[],
+): Promise<RunResult> {
   const { db } = forge.runtime.database;
   const seed = Math.floor(Date.now() % 1e9); // fresh: near-duplicates of earlier tasks are rejected
   // The floor first, on the same skills and task count, in this process (workers idle).
@@ -190,7 +198,7 @@ async function runOnce(forge: TestForge, prices: PriceTable, skills: string[]): 
     seed + 1,
   );
   log(`floor: ${floor.accepted}/${floor.tasks} accepted in ${floor.wallSeconds.toFixed(1)} s`);
-  const cpu0 = await cpuSnapshot(forge);
+  const cpu0 = await cpuSnapshot(forge, llmWorkers?.pids() ?? []);
   const sampler = new RssSampler();
   const t0 = performance.now();
   const started = await startRound(forge.deps, {
@@ -203,7 +211,7 @@ async function runOnce(forge: TestForge, prices: PriceTable, skills: string[]): 
   const progress = await waitForRound(forge.deps, started.roundId);
   const wallSeconds = (performance.now() - t0) / 1000;
   sampler.stop();
-  const cpu1 = await cpuSnapshot(forge);
+  const cpu1 = await cpuSnapshot(forge, llmWorkers?.pids() ?? []);
   if (progress.status !== 'completed') throw new Error(`round ${started.roundId} ended ${progress.status}`);
 
   const latencies = (
@@ -391,13 +399,19 @@ async function main(): Promise<void> {
       ];
   const loadBefore = os.loadavg();
   const forge = await startTestForge();
+  // As `forge worker` does: FORGE_LLM_WORKER_PROCESSES − 1 more processes on this forge's LLM queue.
+  const llmWorkers =
+    forge.config.FORGE_LLM_WORKER_PROCESSES > 1
+      ? startLlmWorkerProcesses(forge.config.FORGE_LLM_WORKER_PROCESSES - 1, forge.settings, log)
+      : undefined;
+  await llmWorkers?.ready();
   const prices = loadPriceTable(forge.config);
   const sections: string[] = [];
   try {
     for (const v of variants) {
       const runs: RunResult[] = [];
       for (let i = 0; i < knobs.BENCH_RUNS; i++) {
-        const r = await runOnce(forge, prices, v.skills);
+        const r = await runOnce(forge, llmWorkers, prices, v.skills);
         log(
           `${v.name} run ${i + 1}/${knobs.BENCH_RUNS}: ${r.accepted}/${r.planned} accepted in ${r.wallSeconds.toFixed(1)} s, ${fmt(r.tokensPerAccepted)} tokens/accepted, load ${os
             .loadavg()
@@ -409,6 +423,7 @@ async function main(): Promise<void> {
       sections.push(report(v.name, runs));
     }
   } finally {
+    await llmWorkers?.stop();
     await forge.close();
   }
   const c = forge.config;
@@ -419,7 +434,7 @@ async function main(): Promise<void> {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
-    `settings: FORGE_OFFICE_BACKEND=${c.FORGE_OFFICE_BACKEND} FORGE_OFFICE_PROCESSES=${c.FORGE_OFFICE_PROCESSES} FORGE_OFFICE_BATCH_SIZE=${c.FORGE_OFFICE_BATCH_SIZE} FORGE_OFFICE_BATCH_WAIT_MS=${c.FORGE_OFFICE_BATCH_WAIT_MS} FORGE_PREPARE_QUEUE_CONCURRENCY=${c.FORGE_PREPARE_QUEUE_CONCURRENCY} FORGE_OFFICE_QUEUE_CONCURRENCY=${c.FORGE_OFFICE_QUEUE_CONCURRENCY} FORGE_LLM_QUEUE_CONCURRENCY=${c.FORGE_LLM_QUEUE_CONCURRENCY}`,
+    `settings: FORGE_OFFICE_BACKEND=${c.FORGE_OFFICE_BACKEND} FORGE_OFFICE_PROCESSES=${c.FORGE_OFFICE_PROCESSES} FORGE_OFFICE_BATCH_SIZE=${c.FORGE_OFFICE_BATCH_SIZE} FORGE_OFFICE_BATCH_WAIT_MS=${c.FORGE_OFFICE_BATCH_WAIT_MS} FORGE_PREPARE_QUEUE_CONCURRENCY=${c.FORGE_PREPARE_QUEUE_CONCURRENCY} FORGE_OFFICE_QUEUE_CONCURRENCY=${c.FORGE_OFFICE_QUEUE_CONCURRENCY} FORGE_LLM_QUEUE_CONCURRENCY=${c.FORGE_LLM_QUEUE_CONCURRENCY} FORGE_LLM_WORKER_PROCESSES=${c.FORGE_LLM_WORKER_PROCESSES} FORGE_TASK_BATCH=${c.FORGE_TASK_BATCH}`,
   ];
   process.stdout.write(`${[...header, '', ...sections].join('\n\n')}\n`);
 }

@@ -79,6 +79,12 @@ export const configSchema = z.object({
   // Prepare work waits on MinIO and Postgres as much as on the CPU: 16 measured best on 2 cores.
   FORGE_PREPARE_QUEUE_CONCURRENCY: positiveInt.default(16),
   FORGE_OFFICE_QUEUE_CONCURRENCY: positiveInt.default(24),
+  // Processes serving the LLM queue when `forge worker` runs it: this one and N − 1 children
+  // (app/llmWorkerProcesses.ts). The fused task activity is CPU-bound in one JavaScript thread;
+  // 2 measured best on 2 cores (BENCHMARKS.md).
+  FORGE_LLM_WORKER_PROCESSES: positiveInt.max(16).default(2),
+  // Set by a supervising worker for its children: a child stops when that process is gone.
+  FORGE_WORKER_PARENT_PID: positiveInt.optional(),
   // How a task's stages map onto activities: `fused` runs author → prepare → judge → package as one
   // activity on the LLM queue (the office round trip stays on its own queue); `split` runs one
   // activity per stage on its stage's queue, for hosts that serve only one queue each.

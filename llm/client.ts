@@ -1,6 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import OpenAI from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+} from 'openai/resources/chat/completions';
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/client.ts';
 import { AdaptiveLimiter } from './adaptiveLimiter.ts';
@@ -9,6 +12,7 @@ import { maxCompletionTokens } from './completionBudget.ts';
 import type { LlmEndpoint, LlmEndpoints } from './endpoints.ts';
 import { attemptAndCache, type CallOutcome, type LedgerRow, recordAnswer, recordCall } from './ledger.ts';
 import { type OfflineHintRegistry, offlineHintHeader } from './offline/hints.ts';
+import type { OfflineAnswer, OfflineRequest } from './offline/server.ts';
 import { assertPriced, type PriceTable, priceCall } from './prices.ts';
 import { requestHash } from './requestHash.ts';
 import { backoffMs, type CallFailure, classifyError } from './retryPolicy.ts';
@@ -35,8 +39,8 @@ export interface LlmClientDeps {
   prices: PriceTable;
   /** Shared with the offline model server when it runs in this process. */
   hints?: OfflineHintRegistry;
-  /** The offline model of this process called without its socket (llm/offline/server.ts). */
-  offlineFetch?: typeof fetch;
+  /** The offline model of this process, called directly (llm/offline/server.ts `offlineCall`). */
+  offlineCall?: (request: OfflineRequest, hintId?: string) => OfflineAnswer;
   /** Injectable for tests: backoff waits and jitter. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -92,7 +96,6 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         apiKey: e.apiKey,
         maxRetries: 0,
         timeout: config.FORGE_LLM_TIMEOUT_SECONDS * 1000,
-        ...(e.offline && deps.offlineFetch ? { fetch: deps.offlineFetch } : {}),
       });
       clients.set(key, c);
     }
@@ -177,6 +180,21 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
 
     const completionLimit = maxCompletionTokens(req.jsonSchema);
 
+    /** One request to the endpoint: the offline model of this process directly, else over HTTP. */
+    async function send(
+      params: OfflineRequest & ChatCompletionCreateParamsNonStreaming,
+    ): Promise<{ data: ChatCompletion; requestId: string | null }> {
+      if (endpoint.offline && deps.offlineCall) {
+        req.signal?.throwIfAborted();
+        const answer = deps.offlineCall(params, hintId);
+        return { data: answer.completion, requestId: answer.requestId };
+      }
+      const { data, response } = await clientOf(endpoint)
+        .chat.completions.create(params, { headers, signal: req.signal })
+        .withResponse();
+      return { data, requestId: response.headers.get('x-request-id') };
+    }
+
     async function exchange(messages: ChatMessage[]): Promise<Exchange> {
       const limiter = limiterOf(endpoint);
       for (let tries = 1; ; tries++) {
@@ -184,26 +202,22 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         const at = Date.now();
         const thisAttempt = ++attempt;
         try {
-          const { data, response } = await clientOf(endpoint)
-            .chat.completions.create(
-              {
-                model,
-                messages,
-                seed: req.seed,
-                max_completion_tokens: completionLimit,
-                response_format: {
-                  type: 'json_schema',
-                  json_schema: { name: req.schemaName, schema: req.jsonSchema, strict: true },
-                },
-              },
-              { headers, signal: req.signal },
-            )
-            .withResponse();
+          const params = {
+            model,
+            messages,
+            seed: req.seed,
+            max_completion_tokens: completionLimit,
+            response_format: {
+              type: 'json_schema' as const,
+              json_schema: { name: req.schemaName, schema: req.jsonSchema, strict: true },
+            },
+          };
+          const { data, requestId } = await send(params);
           slot.release('success');
           return {
             ok: true,
             completion: data,
-            requestId: response.headers.get('x-request-id') ?? data.id ?? null,
+            requestId: requestId ?? data.id ?? null,
             latencyMs: Date.now() - at,
             attempt: thisAttempt,
           };

@@ -3,7 +3,7 @@ import type { Database } from '../infra/db/client.ts';
 import { createLlmClient, type LlmClient } from './client.ts';
 import { endpointsFromConfig } from './endpoints.ts';
 import { OfflineHintRegistry } from './offline/hints.ts';
-import { type OfflineModel, offlineFetch, startOfflineModel } from './offline/server.ts';
+import { type OfflineModel, offlineCall, startOfflineModel } from './offline/server.ts';
 import { loadPriceTable } from './prices.ts';
 
 export interface OpenLlm {
@@ -32,7 +32,7 @@ export async function openLlm(deps: { config: Config; database: Database }): Pro
     endpoints,
     prices,
     hints,
-    ...(offline ? { offlineFetch: offlineFetch(hints) } : {}),
+    ...(offline ? { offlineCall: offlineCall(hints) } : {}),
   });
   return { client, offline, close: async () => offline?.close() };
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { reportToSupervisor, startLlmWorkerProcesses } from '../../app/llmWorkerProcesses.ts';
 import { createRuntime } from '../../app/runtime.ts';
 import { startWorkers } from '../../app/worker.ts';
 import { loadConfig } from '../../infra/config.ts';
@@ -32,10 +33,29 @@ export function register(program: Command): void {
       process.stdout.write(
         `workers running: ${queues.join(', ')} (prefix ${config.FORGE_TASK_QUEUE_PREFIX}; ${model})\n`,
       );
-      const stop = () => void workers.shutdown();
+      const extra =
+        queues.includes('llm') && config.FORGE_LLM_WORKER_PROCESSES > 1
+          ? startLlmWorkerProcesses(config.FORGE_LLM_WORKER_PROCESSES - 1, process.env, (line) =>
+              process.stderr.write(`${new Date().toISOString()} forge worker: ${line}\n`),
+            )
+          : undefined;
+      // Said once the extra processes poll too (they start in a few seconds, beside this one).
+      void extra
+        ?.ready()
+        .then(() =>
+          process.stdout.write(
+            `llm queue: ${config.FORGE_LLM_WORKER_PROCESSES - 1} more worker process(es) polling\n`,
+          ),
+        );
+      const stop = () => {
+        void extra?.stop();
+        void workers.shutdown();
+      };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      if (config.FORGE_WORKER_PARENT_PID) reportToSupervisor(stop);
       await workers.done;
+      await extra?.stop();
       watch.stop();
       await runtime.close();
     });

@@ -217,7 +217,10 @@ export const taskSignatures = pgTable(
     minhash: integer('minhash').array().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('task_signatures_skill').on(t.skillId)],
+  (t) => [
+    index('task_signatures_skill').on(t.skillId),
+    index('task_signatures_skill_param').on(t.skillId, t.paramSignature),
+  ],
 );
 
 export const studentResults = pgTable(
