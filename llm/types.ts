@@ -79,14 +79,26 @@ export const requestShape = z.object({
 });
 
 /** A zod schema as what a request needs: the JSON schema to send and the validator to apply. */
+/** JSON Schemas by zod schema: a node asks with the same schema for every task (not rebuilt per call). */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  let known = jsonSchemas.get(schema);
+  if (!known) {
+    const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+    }) as Record<string, unknown>;
+    known = jsonSchema;
+    jsonSchemas.set(schema, known);
+  }
+  return known;
+}
+
 export function structuredOutput<T>(
   name: string,
   schema: z.ZodType<T>,
 ): Pick<LlmNodeRequest<T>, 'schemaName' | 'jsonSchema' | 'validate'> {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { target: 'draft-2020-12' }) as Record<
-    string,
-    unknown
-  >;
+  const jsonSchema = jsonSchemaOf(schema);
   return {
     schemaName: name,
     jsonSchema,

@@ -4,7 +4,7 @@ import { BoundedWorker, BudgetExceededError } from '../preparers/sandbox/bounded
  * `{{ expr }}` templates over the task context. A string that is exactly one template keeps the
  * value's type (a number, a list of rows); otherwise values are spliced into the text. `expr` is a
  * dotted path (`scenario.columns[0].name`) or any JSONata expression (`$sum(data.records.amount)`),
- * evaluated in a bounded worker (sandbox/jsonataHandler.mjs): a spec's expression is data, and a
+ * evaluated in a bounded worker (sandbox/jsonataHandler.mjs), asynchronously: a spec's expression is data, and a
  * runaway one fails its task instead of stalling or killing the process.
  */
 export type Context = Record<string, unknown>;
@@ -70,7 +70,7 @@ export async function evaluate(expr: string, ctx: Context): Promise<unknown> {
   try {
     // JSONata's own clock stops a loop a little before the worker is terminated, with a clearer message.
     const timeoutMs = Math.floor(jsonataSandbox.budget.timeoutMs * 0.8);
-    return jsonataSandbox.call({ expr, ctx, timeoutMs }, `expression "${expr.slice(0, 200)}"`);
+    return await jsonataSandbox.run({ expr, ctx, timeoutMs }, `expression "${expr.slice(0, 200)}"`);
   } catch (err) {
     if (err instanceof BudgetExceededError) throw new TemplateError(err.message);
     throw new TemplateError((err as Error).message);

@@ -20,14 +20,28 @@ interface Live {
   signal: Int32Array;
 }
 
+interface Queued {
+  job: unknown;
+  what: string;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+  retried: boolean;
+}
+
+type Answer = { ok: true; value: unknown } | { ok: false; message: string };
+
 /**
  * Runs untrusted-shaped code (JSONata, regular expressions from skill specs) in a worker thread
- * with V8 resource limits, synchronously: the caller blocks until the answer or the budget. A
+ * with V8 resource limits, either synchronously (`call`: the caller blocks until the answer or the
+ * budget) or asynchronously (`run`: jobs queue and go to the worker one at a time while this
+ * thread goes on with other work). An instance is used one way or the other, never both. A
  * runaway loop is stopped by terminating the worker; an allocation bomb hits the worker's heap
- * limit and kills only the worker, never the process. The next call starts a fresh worker.
+ * limit and kills only the worker, never the process. The next job starts a fresh worker.
  */
 export class BoundedWorker {
   #live: Live | undefined;
+  #queue: Queued[] = [];
+  #busy = false;
 
   constructor(
     private readonly handler: URL,
@@ -52,6 +66,68 @@ export class BoundedWorker {
     }
     if (!answer.ok) throw new Error(answer.message);
     return answer.value;
+  }
+
+  /**
+   * The asynchronous form of `call`, with the same budget and the same second chance: this thread
+   * is not blocked while the worker computes (a blocked worker thread of a round waited ~1–2 ms per
+   * expression on the hand-off alone, several times per task).
+   */
+  run(job: unknown, what: string): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ job, what, resolve, reject, retried: false });
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    if (this.#busy) return;
+    const next = this.#queue.shift();
+    if (!next) {
+      this.#live?.port.unref();
+      return;
+    }
+    let live: Live;
+    try {
+      live = this.#live ?? this.#start();
+    } catch (err) {
+      next.reject(err as Error);
+      this.#pump();
+      return;
+    }
+    this.#busy = true;
+    // While a job is out, the port keeps the process alive for its answer.
+    live.port.ref();
+    const settle = (answer: Answer) => {
+      clearTimeout(timer);
+      live.port.off('message', settle);
+      this.#busy = false;
+      if (answer.ok) next.resolve(answer.value);
+      else next.reject(new Error(answer.message));
+      this.#pump();
+    };
+    const timer = setTimeout(() => {
+      // A busy event loop can run this timer before an answer that is already waiting.
+      const waiting = receiveMessageOnPort(live.port)?.message as Answer | undefined;
+      if (waiting) return settle(waiting);
+      live.port.off('message', settle);
+      this.#discard();
+      this.#busy = false;
+      if (!next.retried) {
+        this.timeouts++;
+        next.retried = true;
+        this.#queue.unshift(next);
+      } else {
+        next.reject(
+          new BudgetExceededError(
+            `${next.what} exceeded its budget (${this.budget.timeoutMs} ms, ${this.budget.heapMb} MB heap) twice and was stopped`,
+          ),
+        );
+      }
+      this.#pump();
+    }, this.budget.timeoutMs);
+    live.port.on('message', settle);
+    live.port.postMessage(next.job);
   }
 
   /** Jobs that timed out once and were run again (a stalled machine, or the first half of a runaway). */

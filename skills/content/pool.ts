@@ -37,7 +37,20 @@ export function quotaFor(kinds: readonly ProseKind[]): ContentQuota {
   };
 }
 
+/** One schema per (quota, pool size): every task of a pool asks with it (and its JSON Schema is built once). */
+const poolSchemas = new Map<string, ReturnType<typeof buildPoolSchema>>();
+
 export function contentPoolSchema(quota: ContentQuota, poolSize: number) {
+  const key = `${quota.titles}/${quota.sentences}/${quota.paragraphs}/${quota.products}/${poolSize}`;
+  let schema = poolSchemas.get(key);
+  if (!schema) {
+    schema = buildPoolSchema(quota, poolSize);
+    poolSchemas.set(key, schema);
+  }
+  return schema;
+}
+
+function buildPoolSchema(quota: ContentQuota, poolSize: number) {
   const atLeast = (n: number) => z.array(z.string()).min(n);
   const set = contentSetSchema.extend({
     titles: atLeast(quota.titles),

@@ -29,3 +29,28 @@ test('a job over budget on both runs is stopped with the reason', () => {
       /job always exceeded its budget \(300 ms, 32 MB heap\) twice/.test(err.message),
   );
 });
+
+test('run: queued jobs answer in order without blocking this thread; a runaway one fails alone', async () => {
+  const queued = new BoundedWorker(handler, { timeoutMs: 300, heapMb: 32 });
+  try {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 5);
+    const runaway = path.join(dir, 'missing', 'forever');
+    const jobs = [
+      queued.run({ marker: path.join(dir, 'a'), stallMs: 0, answer: 1 }, 'job a'),
+      queued.run({ marker: runaway, stallMs: 1_000, answer: 2 }, 'job runaway'),
+      queued.run({ marker: path.join(dir, 'b'), stallMs: 0, answer: 3 }, 'job b'),
+    ];
+    const settled = await Promise.allSettled(jobs);
+    clearInterval(ticker);
+    assert.deepEqual(
+      settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).name)),
+      [1, 'BudgetExceededError', 3],
+    );
+    assert.equal(queued.timeouts, 1, 'the runaway job had its second chance, the others none');
+    // The runaway job held the worker for two budgets (≥ 600 ms); this thread kept running timers.
+    assert.ok(ticks >= 20, `${ticks} timer ticks while the jobs ran`);
+  } finally {
+    queued.close();
+  }
+});
