@@ -61,10 +61,8 @@ function llmChildren(supervisor: number): number[] {
   });
 }
 
-test('a second process serves the LLM queue, is started again after a SIGKILL, and stops with its supervisor', async () => {
-  const config = loadConfig(env);
-  const runtime = await createRuntime(config);
-  const temporal = await connectTemporal(config);
+/** `forge worker` (every queue) with its output collected. */
+function startSupervisor(): { worker: ChildProcess & { pid: number }; output: () => string } {
   const worker = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'],
@@ -75,15 +73,23 @@ test('a second process serves the LLM queue, is started again after a SIGKILL, a
   );
   spawned.push(worker);
   let out = '';
-  worker.stdout.on('data', (c: Buffer) => {
+  worker.stdout?.on('data', (c: Buffer) => {
     out += c.toString('utf8');
   });
+  return { worker: worker as ChildProcess & { pid: number }, output: () => out };
+}
+
+test('a second process serves the LLM queue, is started again after a SIGKILL, and stops with its supervisor', async () => {
+  const config = loadConfig(env);
+  const runtime = await createRuntime(config);
+  const temporal = await connectTemporal(config);
+  const { worker, output } = startSupervisor();
   try {
-    await waitFor('the worker to report its extra process', async () =>
-      out.includes('1 more worker process'),
+    await waitFor('the extra process to poll', async () =>
+      output().includes('1 more worker process(es) polling'),
     );
     const [first] = await waitFor('one llm worker child', async () => {
-      const pids = llmChildren(worker.pid!);
+      const pids = llmChildren(worker.pid);
       return pids.length === 1 ? pids : undefined;
     });
     extraPids.add(first!);
@@ -130,14 +136,14 @@ test('a second process serves the LLM queue, is started again after a SIGKILL, a
       }
     }
     const pidsServing = [...identities].map((id) => Number(id.split('@')[0]));
-    assert.ok(pidsServing.includes(worker.pid!), `the supervisor served the LLM queue: ${[...identities]}`);
+    assert.ok(pidsServing.includes(worker.pid), `the supervisor served the LLM queue: ${[...identities]}`);
     assert.ok(pidsServing.includes(first!), `the extra process served the LLM queue: ${[...identities]}`);
 
     process.kill(first!, 'SIGKILL');
     const [second] = await waitFor(
       'the extra process to be started again',
       async () => {
-        const pids = llmChildren(worker.pid!).filter((p) => p !== first);
+        const pids = llmChildren(worker.pid).filter((p) => p !== first);
         return pids.length === 1 ? pids : undefined;
       },
       60_000,
@@ -151,4 +157,16 @@ test('a second process serves the LLM queue, is started again after a SIGKILL, a
     await temporal.close();
     await runtime.close();
   }
+});
+
+test('SIGTERM stops the supervisor and its extra process, and nothing is started again', async () => {
+  const { worker, output } = startSupervisor();
+  await waitFor('the extra process to poll', async () => output().includes('polling'));
+  const [child] = llmChildren(worker.pid);
+  assert.ok(child, 'one llm worker child');
+  extraPids.add(child);
+  const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+  worker.kill('SIGTERM');
+  assert.equal(await exited, 0, 'the supervisor exits cleanly once its child has stopped');
+  assert.equal(alive(child), false, 'the child stopped before its supervisor exited');
 });
