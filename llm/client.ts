@@ -10,7 +10,8 @@ import { AdaptiveLimiter } from './adaptiveLimiter.ts';
 import { judgeCompletion, repairMessage } from './answer.ts';
 import { maxCompletionTokens } from './completionBudget.ts';
 import type { LlmEndpoint, LlmEndpoints } from './endpoints.ts';
-import { attemptAndCache, type CallOutcome, type LedgerRow, recordAnswer, recordCall } from './ledger.ts';
+import type { CallOutcome, LedgerRow } from './ledger.ts';
+import { createLedgerQueue } from './ledgerQueue.ts';
 import { type OfflineHintRegistry, offlineHintHeader } from './offline/hints.ts';
 import type { OfflineAnswer, OfflineRequest } from './offline/server.ts';
 import { assertPriced, type PriceTable, priceCall } from './prices.ts';
@@ -71,6 +72,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
   for (const e of Object.values(endpoints)) if (!e.offline) assertPriced(prices, e.model);
   const sleep = deps.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   const random = deps.random ?? Math.random;
+  const ledger = createLedgerQueue(database);
 
   const limiters = new Map<string, AdaptiveLimiter>();
   const clients = new Map<string, OpenAI>();
@@ -124,7 +126,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     });
     const taskId = req.taskId ?? null;
     const cacheStart = Date.now();
-    const known = await attemptAndCache(database, { taskId, nodeId: req.nodeId, requestHash: hash });
+    const known = await ledger.attemptAndCache({ taskId, nodeId: req.nodeId, requestHash: hash });
     let attempt = known.next - 1;
     const usage = emptyUsage();
     const started = Date.now();
@@ -167,7 +169,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         cacheHit: true,
         outcome: 'ok',
       };
-      await recordCall(database, row);
+      await ledger.record(row);
       tally(row);
       return { ok: true, value: cachedValid.data, usage, cacheHit: true, attempts: usage.calls, ...done };
     }
@@ -238,7 +240,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
             outcome: 'http_error',
             error: failure.message,
           };
-          await recordCall(database, row);
+          await ledger.record(row);
           tally(row);
           if (req.signal?.aborted)
             return {
@@ -315,7 +317,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         const judged = judgeCompletion(x.completion, req.validate);
         if (judged.ok) {
           const row = answerRow(x, 'ok', null);
-          await recordAnswer(database, row, {
+          await ledger.record(row, {
             requestHash: hash,
             model,
             answer: { value: judged.value, content: judged.content, requestId: x.requestId },
@@ -324,7 +326,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
           return { ok: true, value: judged.value, usage, cacheHit: false, attempts: usage.calls, ...done };
         }
         const row = answerRow(x, judged.outcome, judged.error);
-        await recordCall(database, row);
+        await ledger.record(row);
         tally(row);
         if (!judged.repairable || repaired) {
           const what = repaired ? `still invalid after one repair: ${judged.error}` : judged.error;

@@ -7,7 +7,7 @@ import { llmCache, llmCalls } from '../../infra/db/schema.ts';
 import { createLlmClient, type LlmClient, type LlmClientDeps } from '../../llm/client.ts';
 import { COMPLETION_CAP, COMPLETION_FLOOR, maxCompletionTokens } from '../../llm/completionBudget.ts';
 import type { LlmEndpoint } from '../../llm/endpoints.ts';
-import { recordCall } from '../../llm/ledger.ts';
+import { createLedgerQueue } from '../../llm/ledgerQueue.ts';
 import { OfflineHintRegistry } from '../../llm/offline/hints.ts';
 import { startOfflineModel } from '../../llm/offline/server.ts';
 import { openLlm } from '../../llm/openLlm.ts';
@@ -325,23 +325,58 @@ describe('LLM client against a scripted provider and real Postgres', () => {
     assert.equal((await rows(req.taskId)).length, 1);
   });
 
-  test('ledger inserts are idempotent', async () => {
+  test('ledger statements of concurrent calls go together: idempotent rows, one cache entry per hash, reads in order', async () => {
+    const ledger = createLedgerQueue(svc.database);
     const taskId = randomUUID();
     taskIds.push(taskId);
-    const row = {
+    const [h1, h2] = [`h-${randomUUID()}`, `h-${randomUUID()}`];
+    const row = (attempt: number, requestHash: string) => ({
       taskId,
       nodeId: 'n',
-      attempt: 1,
+      attempt,
       provider: 'p',
       model: 'm',
-      requestHash: 'h',
+      requestHash,
       priceVersion: 'v',
       latencyMs: 1,
       outcome: 'ok',
-    };
-    await recordCall(svc.database, row);
-    await recordCall(svc.database, row);
-    assert.equal((await rows(taskId)).length, 1);
+    });
+    const answer = (value: unknown, requestId: string | null) => ({
+      value,
+      content: JSON.stringify(value),
+      requestId,
+    });
+    // Statements sent to Postgres while the ledger works (counted at the pool, the real server answers).
+    let statements = 0;
+    const query = svc.database.pool.query.bind(svc.database.pool);
+    svc.database.pool.query = ((...args: Parameters<typeof query>) => {
+      statements++;
+      return query(...args);
+    }) as typeof query;
+    try {
+      await Promise.all([
+        ledger.record(row(1, h1)),
+        ledger.record(row(1, h1)), // the same row twice: written once
+        ledger.record(row(2, h1), { requestHash: h1, model: 'm', answer: answer(1, null) }),
+        ledger.record(row(1, h2), { requestHash: h2, model: 'm', answer: answer('a', 'r') }),
+        ledger.record(row(3, h1), { requestHash: h1, model: 'm', answer: answer(2, null) }),
+      ]);
+      const [a, b, c] = await Promise.all([
+        ledger.attemptAndCache({ taskId, nodeId: 'n', requestHash: h1 }),
+        ledger.attemptAndCache({ taskId, nodeId: 'n', requestHash: h2 }),
+        ledger.attemptAndCache({ taskId, nodeId: 'other', requestHash: h1 }),
+      ]);
+      assert.equal(statements, 2, 'five writes in one statement, three reads in another');
+      assert.equal((await rows(taskId)).length, 4);
+      assert.equal(a.next, 4);
+      assert.deepEqual(a.cached, answer(2, null), 'the later answer of a hash is the one kept');
+      assert.equal(b.next, 2);
+      assert.deepEqual(b.cached, answer('a', 'r'));
+      assert.equal(c.next, 1, 'attempts count per node; the cache is shared by request');
+      assert.deepEqual(c.cached, answer(2, null));
+    } finally {
+      svc.database.pool.query = query;
+    }
   });
 
   test('a model without a price is refused at startup', () => {
