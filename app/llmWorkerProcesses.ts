@@ -97,7 +97,10 @@ export function startLlmWorkerProcesses(
  */
 export function reportToSupervisor(stop: () => void): void {
   if (!process.send) return;
-  if (!process.connected) return stop();
+  if (!process.connected) {
+    stop();
+    return;
+  }
   process.once('disconnect', stop);
   // A failed send means the channel is already closed (the supervisor died while this started).
   process.send({ ready: true }, (err: Error | null) => {
