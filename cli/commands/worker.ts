@@ -17,6 +17,8 @@ export function register(program: Command): void {
         throw new Error(`unknown queue ${bad.join(', ')}: choose from ${queueNames.join(', ')}`);
       const queues: QueueName[] = names.length > 0 ? (names as QueueName[]) : [...queueNames];
       const config = loadConfig();
+      // A supervised child says who it is: each process reports an outage it sees, once.
+      const who = config.FORGE_WORKER_PARENT_PID ? `forge worker (llm, pid ${process.pid})` : 'forge worker';
       let watch: ServiceWatch | undefined;
       const runtime = await createRuntime(config, {
         llm: queues.includes('llm'),
@@ -25,7 +27,7 @@ export function register(program: Command): void {
       const workers = await startWorkers(runtime, queues, { onUnavailable: (s) => watch?.notice(s) });
       watch = watchServices(
         backingServiceProbes({ ...runtime, temporal: () => workers.pingTemporal() }),
-        (line) => process.stderr.write(`${new Date().toISOString()} forge worker: ${line}\n`),
+        (line) => process.stderr.write(`${new Date().toISOString()} ${who}: ${line}\n`),
       );
       const model = runtime.offline
         ? `offline model at ${runtime.offline.baseURL}`

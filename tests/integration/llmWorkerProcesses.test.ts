@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { waitForRound } from '../../app/rounds/control.ts';
 import { startRound } from '../../app/rounds/start.ts';
 import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
-import { repoRoot } from '../../infra/paths.ts';
 import { connectTemporal } from '../../infra/temporal/client.ts';
 import { skillWorkflowId } from '../../workflows/skill.ts';
+import { spawnForgeWorker } from '../support/forgeWorker.ts';
 import { waitFor } from '../support/roundQueries.ts';
 
 // `forge worker` with FORGE_LLM_WORKER_PROCESSES=2: one more process on the LLM queue, started
@@ -63,14 +62,7 @@ function llmChildren(supervisor: number): number[] {
 
 /** `forge worker` (every queue) with its output collected. */
 function startSupervisor(): { worker: ChildProcess & { pid: number }; output: () => string } {
-  const worker = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'],
-    {
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const worker = spawnForgeWorker(env, ['ignore', 'pipe', 'inherit']);
   spawned.push(worker);
   let out = '';
   worker.stdout?.on('data', (c: Buffer) => {

@@ -210,10 +210,17 @@ describe('a round survives an outage of each backing service', () => {
     )
       await sleep(250);
     const lines = workerLog.slice(logFrom).split('\n');
-    const said = (what: string) => lines.filter((x) => x.includes(`${service} ${what}`)).length;
+    // The worker and its extra LLM process (FORGE_LLM_WORKER_PROCESSES) each watch the services.
+    const said = (what: string, who = 'forge worker') =>
+      lines.filter((x) => x.includes(`${who}: ${service} ${what}`)).length;
+    const children = new Set(lines.flatMap((x) => /forge worker \(llm, pid \d+\)/.exec(x) ?? []));
     t.diagnostic(`worker said: ${lines.filter((x) => / is (unavailable|back)/.test(x)).join(' | ')}`);
     assert.equal(said('is unavailable'), 1, lines.join('\n'));
     assert.equal(said('is back'), 1, lines.join('\n'));
+    for (const child of children) {
+      assert.ok(said('is unavailable', child) <= 1, lines.join('\n'));
+      assert.ok(said('is back', child) <= 1, lines.join('\n'));
+    }
   }
 
   test('Postgres SIGKILLed for 15 s', async (t) => {

@@ -1,29 +1,21 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { after, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { waitForRound } from '../../app/rounds/control.ts';
 import { startRound } from '../../app/rounds/start.ts';
 import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
-import { repoRoot } from '../../infra/paths.ts';
 import { connectTemporal } from '../../infra/temporal/client.ts';
+import { spawnForgeWorker } from '../support/forgeWorker.ts';
 import { taskStatusCounts, waitFor } from '../support/roundQueries.ts';
 
 const env = { ...process.env, FORGE_TASK_QUEUE_PREFIX: `crash-${randomBytes(4).toString('hex')}` };
 const children: ChildProcess[] = [];
 
 function startWorkerProcess(): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'],
-    {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const child = spawnForgeWorker(env, ['ignore', 'ignore', 'inherit']);
   children.push(child);
   return child;
 }
