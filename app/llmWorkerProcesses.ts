@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
  * polling, and stops by itself when the channel closes, so a SIGKILLed supervisor leaves none.
  */
 export interface LlmWorkerProcesses {
-  /** Resolves when every child started so far is polling (or has exited). */
+  /** Resolves when every child started at first is polling (or has exited). */
   ready(): Promise<void>;
   /** Pids of the children alive now (CPU accounting, tests). */
   pids(): number[];
@@ -30,10 +30,10 @@ export function startLlmWorkerProcesses(
   log: (line: string) => void,
 ): LlmWorkerProcesses {
   const children = new Set<ChildProcess>();
-  const started: Promise<void>[] = [];
   let stopping = false;
 
-  const launch = (slot: number): void => {
+  /** Starts the child of a slot; resolves when it polls (or has exited). */
+  const launch = (slot: number): Promise<void> => {
     const child = spawn(
       process.execPath,
       ['--import', import.meta.resolve('tsx'), FORGE_CLI, 'worker', 'llm'],
@@ -44,12 +44,10 @@ export function startLlmWorkerProcesses(
       },
     );
     children.add(child);
-    started.push(
-      new Promise<void>((resolve) => {
-        child.once('message', () => resolve());
-        child.once('exit', () => resolve());
-      }),
-    );
+    const polling = new Promise<void>((resolve) => {
+      child.once('message', () => resolve());
+      child.once('exit', () => resolve());
+    });
     // The channel must not keep this process alive; the child's end closing is its signal to stop.
     child.channel?.unref();
     child.once('exit', (code, signal) => {
@@ -59,11 +57,12 @@ export function startLlmWorkerProcesses(
         `llm worker process ${slot} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); starting it again`,
       );
       setTimeout(() => {
-        if (!stopping) launch(slot);
+        if (!stopping) void launch(slot);
       }, RESTART_DELAY_MS).unref();
     });
+    return polling;
   };
-  for (let slot = 1; slot <= count; slot++) launch(slot);
+  const started = Array.from({ length: count }, (_, i) => launch(i + 1));
 
   return {
     ready: async () => {

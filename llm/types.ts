@@ -78,7 +78,6 @@ export const requestShape = z.object({
   seed: z.number().int(),
 });
 
-/** A zod schema as what a request needs: the JSON schema to send and the validator to apply. */
 /** JSON Schemas by zod schema: a node asks with the same schema for every task (not rebuilt per call). */
 const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
 
@@ -94,6 +93,7 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return known;
 }
 
+/** A zod schema as what a request needs: the JSON schema to send and the validator to apply. */
 export function structuredOutput<T>(
   name: string,
   schema: z.ZodType<T>,

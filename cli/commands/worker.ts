@@ -19,6 +19,7 @@ export function register(program: Command): void {
       const config = loadConfig();
       // A supervised child says who it is: each process reports an outage it sees, once.
       const who = config.FORGE_WORKER_PARENT_PID ? `forge worker (llm, pid ${process.pid})` : 'forge worker';
+      const say = (line: string) => process.stderr.write(`${new Date().toISOString()} ${who}: ${line}\n`);
       let watch: ServiceWatch | undefined;
       const runtime = await createRuntime(config, {
         llm: queues.includes('llm'),
@@ -27,7 +28,7 @@ export function register(program: Command): void {
       const workers = await startWorkers(runtime, queues, { onUnavailable: (s) => watch?.notice(s) });
       watch = watchServices(
         backingServiceProbes({ ...runtime, temporal: () => workers.pingTemporal() }),
-        (line) => process.stderr.write(`${new Date().toISOString()} ${who}: ${line}\n`),
+        say,
       );
       const model = runtime.offline
         ? `offline model at ${runtime.offline.baseURL}`
@@ -37,9 +38,7 @@ export function register(program: Command): void {
       );
       const extra =
         queues.includes('llm') && config.FORGE_LLM_WORKER_PROCESSES > 1
-          ? startLlmWorkerProcesses(config.FORGE_LLM_WORKER_PROCESSES - 1, process.env, (line) =>
-              process.stderr.write(`${new Date().toISOString()} forge worker: ${line}\n`),
-            )
+          ? startLlmWorkerProcesses(config.FORGE_LLM_WORKER_PROCESSES - 1, process.env, say)
           : undefined;
       // Said once the extra processes poll too (they start in a few seconds, beside this one).
       void extra

@@ -60,9 +60,7 @@ export class BoundedWorker {
       answer = this.#attempt(job);
     }
     if (answer === undefined) {
-      throw new BudgetExceededError(
-        `${what} exceeded its budget (${this.budget.timeoutMs} ms, ${this.budget.heapMb} MB heap) twice and was stopped`,
-      );
+      throw this.#overBudget(what);
     }
     if (!answer.ok) throw new Error(answer.message);
     return answer.value;
@@ -118,16 +116,18 @@ export class BoundedWorker {
         next.retried = true;
         this.#queue.unshift(next);
       } else {
-        next.reject(
-          new BudgetExceededError(
-            `${next.what} exceeded its budget (${this.budget.timeoutMs} ms, ${this.budget.heapMb} MB heap) twice and was stopped`,
-          ),
-        );
+        next.reject(this.#overBudget(next.what));
       }
       this.#pump();
     }, this.budget.timeoutMs);
     live.port.on('message', settle);
     live.port.postMessage(next.job);
+  }
+
+  #overBudget(what: string): BudgetExceededError {
+    return new BudgetExceededError(
+      `${what} exceeded its budget (${this.budget.timeoutMs} ms, ${this.budget.heapMb} MB heap) twice and was stopped`,
+    );
   }
 
   /** Jobs that timed out once and were run again (a stalled machine, or the first half of a runaway). */

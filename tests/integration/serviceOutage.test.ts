@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
@@ -20,6 +20,7 @@ import { processAlive } from '../../infra/dev/processes.ts';
 import { localServices, stackUp } from '../../infra/dev/stack.ts';
 import { readStackRecord, type ServiceName } from '../../infra/dev/stackRecord.ts';
 import { repoRoot } from '../../infra/paths.ts';
+import { spawnForgeWorker } from '../support/forgeWorker.ts';
 
 /**
  * Outages of the backing services mid-round, on a private stack (own ports, own home) so killing
@@ -82,9 +83,8 @@ describe('a round survives an outage of each backing service', () => {
     runtime = await createRuntime(config);
     connection = await Connection.connect({ address: config.temporalAddress });
     temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-    worker = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'], {
-      cwd: repoRoot,
-      env: {
+    worker = spawnForgeWorker(
+      {
         ...process.env,
         DATABASE_URL: '',
         S3_BUCKET: '',
@@ -92,8 +92,8 @@ describe('a round survives an outage of each backing service', () => {
         TEMPORAL_NAMESPACE: '',
         ...env,
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+      ['ignore', 'ignore', 'pipe'],
+    );
     worker.stderr!.on('data', (chunk: Buffer) => {
       workerLog += chunk.toString();
     });
@@ -205,7 +205,7 @@ describe('a round survives an outage of each backing service', () => {
     // the worker's next probe (every 3 s, 5 s timeout), which a quick round can finish before.
     for (
       let waited = 0;
-      waited < 15_000 && !workerLog.slice(logFrom).includes(`${service} is back`);
+      waited < 15_000 && !workerLog.slice(logFrom).includes(`forge worker: ${service} is back`);
       waited += 250
     )
       await sleep(250);

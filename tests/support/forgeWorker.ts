@@ -5,6 +5,7 @@ import { repoRoot } from '../../infra/paths.ts';
 /** `forge worker` (every queue) as a process of its own, as a user starts it. */
 export function spawnForgeWorker(env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'], {
+    cwd: repoRoot,
     env,
     stdio,
   });
