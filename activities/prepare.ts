@@ -1,7 +1,5 @@
-import { and, eq, or, sql } from 'drizzle-orm';
-import { oneStatement } from '../infra/db/oneStatement.ts';
-import { taskSpend } from '../infra/db/queries/spend.ts';
-import { packages, rounds, taskArtifacts, taskSignatures, tasks } from '../infra/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { rounds, tasks } from '../infra/db/schema.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
 import { probeCheck } from '../preparers/registry.ts';
@@ -9,10 +7,11 @@ import { packProfile } from '../preparers/thunderbird/index.ts';
 import type { FileMap } from '../preparers/types.ts';
 import type { Context } from '../skills/template.ts';
 import type { ActivityDeps } from './deps.ts';
+import { acceptTask, type PreparedFields, readForPackaging } from './packageStatements.ts';
 import { dedupSignature, packageFor } from './packageTask.ts';
 import { prepareInMemory } from './prepareCore.ts';
 import { isProfilePath, PROFILE_ARCHIVE_PATH } from './setupSteps.ts';
-import { type NodeRun, nodeRunsUpsert, recordNodeRuns, rejectTask } from './taskRecords.ts';
+import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import {
   contentTypeOf,
   fetchFiles,
@@ -158,29 +157,16 @@ export function createPrepareStages(deps: ActivityDeps) {
     const [state, ctx] = held
       ? [held.state, held.ctx]
       : await Promise.all([loadState(deps.store, task.taskId), loadContext(deps.store, task.taskId)]);
-    const fields = held?.fields ?? {};
     const signature = dedupSignature(spec, state.instruction, ctx);
-    // Accepted tasks of real rounds, and of this round; a dry run's tasks never block later rounds.
-    // A near-duplicate has the same parameter signature: only those are read (an index), not the
-    // skill's every accepted task.
-    const others = await db
-      .select({
-        taskId: taskSignatures.taskId,
-        minhash: taskSignatures.minhash,
-        paramSignature: taskSignatures.paramSignature,
-      })
-      .from(taskSignatures)
-      .innerJoin(tasks, eq(tasks.id, taskSignatures.taskId))
-      .innerJoin(rounds, eq(rounds.id, tasks.roundId))
-      .where(
-        and(
-          eq(taskSignatures.skillId, task.skillId),
-          eq(taskSignatures.paramSignature, signature.paramSignature),
-          or(eq(rounds.kind, 'generation'), eq(rounds.id, task.roundId)),
-        ),
-      );
-    const dup = others.find(
-      (o) => o.taskId !== task.taskId && isNearDuplicate(signature, o, deps.config.FORGE_DEDUP_THRESHOLD),
+    // The task's spend and the accepted tasks it could duplicate, in one read: a near-duplicate has
+    // the same parameter signature, so only those are read (an index), not the skill's every task.
+    const read = await readForPackaging(deps.database, task, signature.paramSignature);
+    const dup = read.others.find((o) =>
+      isNearDuplicate(
+        signature,
+        { ...o, paramSignature: signature.paramSignature },
+        deps.config.FORGE_DEDUP_THRESHOLD,
+      ),
     );
     if (dup)
       return reject(
@@ -189,14 +175,13 @@ export function createPrepareStages(deps: ActivityDeps) {
         'verify_dedup',
         `near-duplicate of accepted task ${dup.taskId}`,
         earlier,
-        fields,
+        held?.fields,
       );
 
-    const [manifest, round, cost] = await Promise.all([
+    const [manifest, round] = await Promise.all([
       state.osManifest ??
         fetchFiles(deps.store, pick(state.initial, OS_MANIFEST_PATH)).then((f) => osManifestOf(f)),
       roundOf(task.roundId),
-      taskSpend(db, task.taskId),
     ]);
     const { built, artifacts } = packageFor({
       task,
@@ -209,15 +194,19 @@ export function createPrepareStages(deps: ActivityDeps) {
         roundId: task.roundId,
         taxonomyVersion: round?.taxonomyVersion ?? null,
         specSha,
-        models: cost.models,
-        costUsd: cost.usd,
-        tokens: cost.tokens,
+        models: read.models,
+        costUsd: read.usd,
+        tokens: read.tokens,
         createdAt: (round?.createdAt ?? new Date()).toISOString(),
       },
     });
     const prefix = `packages/${task.roundId}/${task.taskId}`;
-    await deps.store.putObject(`${prefix}/task.json`, built.taskJsonText, 'application/json');
-    await deps.store.putObject(`${prefix}/setup.sh`, built.setupSh, 'text/x-shellscript');
+    const packageKey = `${prefix}/task.json`;
+    const setupKey = `${prefix}/setup.sh`;
+    await Promise.all([
+      deps.store.putObject(packageKey, built.taskJsonText, 'application/json'),
+      deps.store.putObject(setupKey, built.setupSh, 'text/x-shellscript'),
+    ]);
     const runsOf = (status: 'ok' | 'failed'): NodeRun[] => [
       ...earlier,
       { nodeId: 'verify_dedup', kind: 'verify', status: 'ok', durationMs: 0 },
@@ -226,61 +215,22 @@ export function createPrepareStages(deps: ActivityDeps) {
         kind: 'package',
         status,
         durationMs: performance.now() - started,
-        outputKey: `${prefix}/task.json`,
+        outputKey: packageKey,
       },
     ];
-    // Accepting the task, indexing the package and its signature happen together or not at all.
-    const accepted = await db.transaction(async (tx) => {
-      const rows = await tx
-        .update(tasks)
-        .set({
-          ...fields,
-          status: 'accepted',
-          packageKey: `${prefix}/task.json`,
-          finishedAt: new Date(),
-          costUsd: cost.usd,
-          tokens: cost.tokens,
-        })
-        .where(sql`${tasks.id} = ${task.taskId} AND ${tasks.status} = 'running'`)
-        .returning({ id: tasks.id });
-      if (rows.length === 0) return false;
-      const indexPackage = tx
-        .insert(packages)
-        .values({
-          taskId: task.taskId,
-          roundId: task.roundId,
-          skillId: task.skillId,
-          taskJsonKey: `${prefix}/task.json`,
-          setupKey: `${prefix}/setup.sh`,
-          sha256: built.sha256,
-        })
-        .onConflictDoNothing();
-      const indexArtifacts = tx
-        .insert(taskArtifacts)
-        .values(
-          artifacts.map((a) => ({
-            taskId: task.taskId,
-            role: a.role,
-            vmPath: a.vmPath,
-            key: a.key,
-            app: a.app,
-          })),
-        )
-        .onConflictDoNothing();
-      const indexSignature = tx
-        .insert(taskSignatures)
-        .values({ taskId: task.taskId, skillId: task.skillId, ...signature })
-        .onConflictDoNothing();
-      // The four inserts in one round trip, inside the accepting transaction.
-      await tx.execute(
-        oneStatement([
-          indexPackage,
-          indexArtifacts,
-          indexSignature,
-          nodeRunsUpsert(tx, task.taskId, runsOf('ok')),
-        ]),
-      );
-      return true;
+    // Accepting the task and indexing its package, artifacts and signature: one statement, so
+    // together or not at all.
+    const accepted = await acceptTask(deps.database, {
+      taskId: task.taskId,
+      packageKey,
+      setupKey,
+      packageSha256: built.sha256,
+      costUsd: read.usd,
+      tokens: read.tokens,
+      ...(held ? { fields: held.fields } : {}),
+      artifacts,
+      signature,
+      runs: runsOf('ok'),
     });
     if (!accepted) await recordNodeRuns(deps.database, task.taskId, runsOf('failed'));
     return accepted
@@ -307,11 +257,11 @@ export type TaskFields = Partial<typeof tasks.$inferInsert>;
 export interface Held {
   ctx: Context;
   state: TaskState;
-  fields: TaskFields;
+  fields: PreparedFields;
 }
 
 export type Prepared =
-  | { ok: true; state: TaskState; fields: TaskFields; runs: NodeRun[]; office: boolean }
+  | { ok: true; state: TaskState; fields: PreparedFields; runs: NodeRun[]; office: boolean }
   | { ok: false; result: StepResult };
 
 /** Initial files (the Thunderbird profile as its one archive) and solved files, for gold comparisons. */

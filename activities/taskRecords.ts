@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database, Db } from '../infra/db/client.ts';
+import type { Database } from '../infra/db/client.ts';
 import { taskSpendSql } from '../infra/db/queries/spend.ts';
 import { taskNodeRuns, tasks } from '../infra/db/schema.ts';
 import type { StepResult, TaskOutcome, TaskRef } from './types.ts';
@@ -16,12 +16,7 @@ export interface NodeRun {
 /** Node runs are keyed by (task, node): a retried stage overwrites its own rows, never duplicates. */
 export async function recordNodeRuns(database: Database, taskId: string, runs: NodeRun[]): Promise<void> {
   if (runs.length === 0) return;
-  await nodeRunsUpsert(database.db, taskId, runs);
-}
-
-/** The upsert as a statement not yet sent (packaging sends it in one with the accept's inserts). */
-export function nodeRunsUpsert(db: Pick<Db, 'insert'>, taskId: string, runs: NodeRun[]) {
-  return db
+  await database.db
     .insert(taskNodeRuns)
     .values(runs.map((r) => ({ taskId, ...r, durationMs: Math.round(r.durationMs) })))
     .onConflictDoUpdate({

@@ -26,16 +26,6 @@ export interface Spend {
   tokens: number;
 }
 
-/** One task's spend and the models that served it (the package records both). */
-export async function taskSpend(db: Db, taskId: string): Promise<Spend & { models: string[] }> {
-  const r = await db.execute<{ usd: number; tokens: number; models: string[] }>(sql`
-    SELECT coalesce(sum(usd), 0)::float8 AS usd, coalesce(sum(prompt_tokens + completion_tokens), 0)::int AS tokens,
-           coalesce(array_agg(DISTINCT model), '{}') AS models
-    FROM llm_calls WHERE task_id = ${taskId}`);
-  const row = r.rows[0];
-  return { usd: Number(row?.usd ?? 0), tokens: Number(row?.tokens ?? 0), models: row?.models ?? [] };
-}
-
 /** A round's spend from the trigger-kept rollup (not a scan of the round's calls): the gate reads it per task. */
 export function roundSpendSql(roundId: string): SQL<number> {
   return sql<number>`(SELECT coalesce(sum(usd), 0) FROM llm_cost_rollup WHERE round_id = ${roundId})::float8`;
