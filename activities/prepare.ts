@@ -82,6 +82,13 @@ export function createPrepareStages(deps: ActivityDeps) {
             app: 'thunderbird' as const,
           }
         : undefined;
+    const office = [...Object.keys(initial), ...Object.keys(solved)].some(
+      (p) => officeFormatOf(p) !== undefined,
+    );
+    // Only what a later stage reads back is written: a package refers to neither the OS manifest
+    // (kept in the state) nor the initial profile's files (the archive); the office queue reads all.
+    const readBack = (role: 'initial' | 'solved', path: string) =>
+      office || (path !== OS_MANIFEST_PATH && !(role === 'initial' && isProfilePath(path)));
     const state: TaskState = {
       instruction: m.instruction,
       items,
@@ -90,7 +97,7 @@ export function createPrepareStages(deps: ActivityDeps) {
       edits: m.edits,
       prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
       // Unchanged files have the same content key in both states: the store writes each key once.
-      ...(await storeStates(deps.store, { initial, solved }, appFor)),
+      ...(await storeStates(deps.store, { initial, solved }, appFor, readBack)),
       verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },
       profileArchive,
       osManifest: osManifestOf(pick(initial, OS_MANIFEST_PATH)),
@@ -113,7 +120,7 @@ export function createPrepareStages(deps: ActivityDeps) {
         rubricStats: p.stats,
       },
       runs: [...earlier, ...runs],
-      office: [...Object.keys(initial), ...Object.keys(solved)].some((p) => officeFormatOf(p) !== undefined),
+      office,
     };
   }
 

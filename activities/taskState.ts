@@ -1,9 +1,9 @@
-import type { ObjectStore } from '../infra/objectStore.ts';
+import { ObjectStore } from '../infra/objectStore.ts';
 import type { OsManifest } from '../preparers/os/manifest.ts';
 import type { AppId, FileMap } from '../preparers/types.ts';
 import type { Context } from '../skills/template.ts';
 
-/** One file of a task state, stored content-addressed in the object store. */
+/** One file of a task state, keyed by content in the object store. */
 export interface StoredFile {
   key: string;
   sha256: string;
@@ -23,6 +23,12 @@ export interface TaskState {
   expected?: 'feasible' | 'infeasible';
   edits: { op: string }[];
   prepares: { app: AppId; target: string; open: boolean }[];
+  /**
+   * Every file of both states. The object store holds those a later stage reads back: all of them
+   * when the task has office files (the office queue fetches both states), else the package's
+   * artifacts — the OS manifest and the initial profile's own files (packed in `profileArchive`)
+   * are only described.
+   */
   initial: Record<string, StoredFile>;
   solved: Record<string, StoredFile>;
   verdicts: { initial: boolean[]; solved: boolean[] };
@@ -69,16 +75,23 @@ export function contentTypeOf(path: string): string {
   return contentTypes[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }
 
+/**
+ * Files of a task state, content-addressed. `write` says which are written: the others are only
+ * described (key, hash, size), for files no later stage reads back.
+ */
 export async function storeFiles(
   store: ObjectStore,
   files: FileMap,
   appOfPath: (path: string) => AppId,
+  write: (path: string) => boolean = () => true,
 ): Promise<Record<string, StoredFile>> {
   const out: Record<string, StoredFile> = {};
   const entries = Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1));
   await Promise.all(
     entries.map(async ([path, bytes]) => {
-      const stored = await store.putArtifact(bytes, contentTypeOf(path));
+      const stored = write(path)
+        ? await store.putArtifact(bytes, contentTypeOf(path))
+        : ObjectStore.describeArtifact(bytes);
       out[path] = { ...stored, app: appOfPath(path) };
     }),
   );
@@ -95,13 +108,17 @@ export async function fetchFiles(store: ObjectStore, files: Record<string, Store
   return out;
 }
 
-/** Both states of a task, each distinct content written once (most files are alike in both). */
+/**
+ * Both states of a task, each distinct content written once (most files are alike in both), and
+ * only the files `write` names for their state; the rest are described.
+ */
 export async function storeStates(
   store: ObjectStore,
   files: { initial: FileMap; solved: FileMap },
   appOfPath: (path: string) => AppId,
+  write: (state: 'initial' | 'solved', path: string) => boolean = () => true,
 ): Promise<{ initial: Record<string, StoredFile>; solved: Record<string, StoredFile> }> {
-  const initial = await storeFiles(store, files.initial, appOfPath);
+  const initial = await storeFiles(store, files.initial, appOfPath, (p) => write('initial', p));
   const changed: FileMap = {};
   const solved: Record<string, StoredFile> = {};
   for (const [path, bytes] of Object.entries(files.solved)) {
@@ -109,7 +126,7 @@ export async function storeStates(
     if (before && initial[path] && sameBytes(before, bytes)) solved[path] = initial[path];
     else changed[path] = bytes;
   }
-  Object.assign(solved, await storeFiles(store, changed, appOfPath));
+  Object.assign(solved, await storeFiles(store, changed, appOfPath, (p) => write('solved', p)));
   return { initial, solved: Object.fromEntries(Object.entries(solved).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 

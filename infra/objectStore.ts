@@ -61,14 +61,20 @@ export class ObjectStore {
    * cheaper than asking first. Keys this process wrote are remembered (bounded) and not rewritten.
    */
   async putArtifact(bytes: Uint8Array, contentType: string): Promise<StoredArtifact> {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const key = ObjectStore.artifactKey(sha256);
+    const described = ObjectStore.describeArtifact(bytes);
+    const { key } = described;
     if (!this.written.has(key)) {
       await this.putObject(key, bytes, contentType);
       if (this.written.size >= WRITTEN_MEMORY) this.written.clear();
       this.written.add(key);
     }
-    return { key, sha256, size: bytes.byteLength };
+    return described;
+  }
+
+  /** The key, hash and size an artifact has in the store, without writing it. */
+  static describeArtifact(bytes: Uint8Array): StoredArtifact {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    return { key: ObjectStore.artifactKey(sha256), sha256, size: bytes.byteLength };
   }
 
   async putObject(key: string, body: Uint8Array | string, contentType: string): Promise<void> {

@@ -22,20 +22,23 @@ after(async () => {
 
 test('a round exported by the exportPackWorkflow on a worker gives a valid OSWorld pack', async () => {
   const started = await startRound(forge.deps, {
-    skills: ['os.files.backup-copy'],
+    // A Thunderbird skill too: its initial profile is packed and stored as one archive, its files
+    // never on their own, and the pack must still have every file it names.
+    skills: ['os.files.backup-copy', 'thunderbird.contacts.add-contact'],
     tasksPerSkill: 2,
     seed: Math.floor(Date.now() % 1_000_000_000),
   });
   const progress = await waitForRound(forge.deps, started.roundId);
-  assert.equal(progress.accepted, 2, JSON.stringify(progress.rejectedByReason));
+  assert.equal(progress.accepted, 4, JSON.stringify(progress.rejectedByReason));
   const out = path.join(dir, 'pack');
   const { workflowId, report } = await exportViaTemporal(
     { config: forge.config, temporal: forge.temporal.client },
     { round: started.roundId, format: 'osworld', out },
   );
   assert.match(workflowId, /^export-/);
-  assert.equal(report.selected, 2);
-  assert.equal(report.exported + new Set(report.excluded.map((e) => e.taskId)).size, 2);
+  assert.equal(report.selected, 4);
+  assert.equal(report.exported + new Set(report.excluded.map((e) => e.taskId)).size, 4);
+  assert.equal(report.exported, 4, JSON.stringify(report.excluded));
   assert.ok(existsSync(path.join(out, OSWORLD_INDEX_PATH)));
   const index = JSON.parse(readFileSync(path.join(out, OSWORLD_INDEX_PATH), 'utf8')) as Record<
     string,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import * as Minio from 'minio';
+import { storeStates } from '../../activities/taskState.ts';
 import { ObjectStore } from '../../infra/objectStore.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
 
@@ -75,5 +76,32 @@ describe('ObjectStore on the real MinIO', () => {
 
   test('reading a missing key fails', async () => {
     await assert.rejects(svc.store.getObject(`${prefix}missing`));
+  });
+
+  test('a task state writes only the files it is told to, and describes the others alike', async () => {
+    const text = (t: string) => new TextEncoder().encode(`${prefix}${t}`);
+    const initial = { 'a.txt': text('a'), 'manifest.json': text('m'), 'profile/prefs.js': text('p') };
+    const solved = { ...initial, 'a.txt': text('a, edited'), 'profile/prefs.js': text('p, edited') };
+    const written: string[] = [];
+    const states = await storeStates(
+      svc.store,
+      { initial, solved },
+      () => 'os',
+      (role, path) => {
+        const keep = path !== 'manifest.json' && !(role === 'initial' && path.startsWith('profile/'));
+        if (keep) written.push(`${role}:${path}`);
+        return keep;
+      },
+    );
+    assert.deepEqual(written.sort(), ['initial:a.txt', 'solved:a.txt', 'solved:profile/prefs.js']);
+    for (const [role, files] of Object.entries({ initial, solved }))
+      for (const [path, bytes] of Object.entries(files)) {
+        const f = states[role as 'initial' | 'solved'][path]!;
+        // Described or written, the entry is the content's key, hash and size.
+        assert.deepEqual({ ...f }, { ...ObjectStore.describeArtifact(bytes), app: 'os' });
+        assert.equal(await svc.store.exists(f.key), written.includes(`${role}:${path}`), `${role} ${path}`);
+      }
+    // An unchanged file is the initial entry (written once or not at all).
+    assert.equal(states.solved['manifest.json'], states.initial['manifest.json']);
   });
 });
