@@ -34,6 +34,13 @@ export const temporalService: LocalService = {
         config.TEMPORAL_NAMESPACE,
         '--log-level',
         'warn',
+        // A write-ahead log, synced at checkpoints: a killed server loses nothing it committed (only
+        // an OS crash could lose the last writes); the default rollback journal syncs and
+        // re-creates its journal file on every write transaction.
+        '--sqlite-pragma',
+        'journal_mode=wal',
+        '--sqlite-pragma',
+        'synchronous=normal',
       ],
       env: { TEMPORAL_VERSION_CHECK_DISABLED: '1' },
     };
