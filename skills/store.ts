@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
 import { skillSpecVersions, skills } from '../infra/db/schema.ts';
 import { type LoadedSpec, specHash } from './load.ts';
@@ -94,9 +94,27 @@ export class SpecStore {
     });
   }
 
+  /**
+   * The library's specs as versions: one read finds those already recorded (every round start syncs
+   * the whole library, and most specs have not changed); only the others go through `put`.
+   */
   async syncLibrary(library: Map<string, LoadedSpec>): Promise<Map<string, number>> {
+    const ids = [...library.keys()];
+    const known = new Map<string, number>();
+    if (ids.length > 0) {
+      const rows = await this.database.db
+        .select({
+          skillId: skillSpecVersions.skillId,
+          sha256: skillSpecVersions.sha256,
+          version: skillSpecVersions.version,
+        })
+        .from(skillSpecVersions)
+        .where(inArray(skillSpecVersions.skillId, ids));
+      for (const r of rows) known.set(`${r.skillId}@${r.sha256}`, r.version);
+    }
     const versions = new Map<string, number>();
-    for (const [id, loaded] of library) versions.set(id, await this.put(loaded.spec, 'file'));
+    for (const [id, loaded] of library)
+      versions.set(id, known.get(`${id}@${loaded.sha256}`) ?? (await this.put(loaded.spec, 'file')));
     return versions;
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,6 +80,11 @@ describe('the dev stack', () => {
     assert.equal(description.status.name, 'RUNNING');
     await handle.terminate('stack test done');
     assert.equal((await handle.describe()).status.name, 'TERMINATED');
+    // Its SQLite file is in WAL mode (header bytes 18-19 are 2, not the rollback journal's 1).
+    if (!svc.config.external.temporal) {
+      const header = readFileSync(stackLayout(svc.config).temporalDb).subarray(0, 20);
+      assert.deepEqual([header[18], header[19]], [2, 2]);
+    }
   });
 
   test('a port taken by another process stops `up` with an error naming the service and port', async () => {
