@@ -54,7 +54,10 @@ export async function readForPackaging(
   return { usd: Number(row.usd), tokens: Number(row.tokens), models: row.models, others: row.others };
 }
 
-/** `$5`: whether the prepared fields come along (false: an earlier activity wrote them). */
+/**
+ * The prepared fields' columns, parameters from `FIRST_FIELD` on; the parameter after them says
+ * whether they come along (false: an earlier activity wrote them, and the row keeps its values).
+ */
 const FIELD_COLUMNS: readonly [column: string, type: string, value: (f: PreparedFields) => unknown][] = [
   ['apps', 'text[]', (f) => f.apps],
   ['instruction', 'text', (f) => f.instruction],

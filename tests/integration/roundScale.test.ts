@@ -3,44 +3,18 @@ import { after, before, test } from 'node:test';
 import { waitForRound } from '../../app/rounds/control.ts';
 import { startRound } from '../../app/rounds/start.ts';
 import { parseSpec } from '../../skills/load.ts';
+import { noteSkillYaml } from '../support/noteSkill.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';
 
 /** A small OS skill, cloned under 500 ids: the round's machinery, not the documents, is under test. */
-const template = (id: string) => `
-id: ${id}
-title: Write a note file
-apps: [os]
-category: scale
-description: Put a given line into a new note file in the home directory.
-difficulty: 1
-channel: terminal
-params:
-  n: {int: [1, 1000000]}
-nodes:
-  - id: instruction
-    llm:
-      prompt: Ask the agent to write the line "note {{params.n}}" into ~/notes/n{{params.n}}.txt.
-      output: {text: text}
-      offline:
-        text:
-          explicit: ["Create ~/notes/n{{params.n}}.txt containing the line: note {{params.n}}"]
-          natural: ["Please add a file n{{params.n}}.txt to my notes folder with the line: note {{params.n}}"]
-          goal: ["My notes folder should have a file n{{params.n}}.txt that says: note {{params.n}}"]
-  - id: files
-    prepare:
-      app: os
-      target: notes
-      open: false
-      doc: {entries: [{path: notes/readme.txt, type: file, content: "notes go here\\n"}]}
-  - id: solution
-    solve:
-      - {op: os.write_file, path: "notes/n{{params.n}}.txt", content: "note {{params.n}}\\n"}
-instruction: "{{instruction.text}}"
-rubric:
-  checks:
-    - {kind: os.content_equals, path: "notes/n{{params.n}}.txt", content: "note {{params.n}}\\n"}
-  items: [{text: "The note file holds exactly the given line.", checks: [0]}]
-`;
+const template = (id: string) =>
+  noteSkillYaml({
+    id,
+    category: 'scale',
+    file: 'n{{params.n}}.txt',
+    line: 'note {{params.n}}',
+    params: 'n: {int: [1, 1000000]}',
+  });
 
 const SKILLS = 500;
 let forge: TestForge;

@@ -5,42 +5,11 @@ import { eq, inArray } from 'drizzle-orm';
 import { skillSpecVersions, skills } from '../../infra/db/schema.ts';
 import { type LoadedSpec, parseSpec } from '../../skills/load.ts';
 import { SpecStore } from '../../skills/store.ts';
+import { noteSkillYaml } from '../support/noteSkill.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
 
 /** A small OS skill; `line` changes its content (and so its hash). */
-const specText = (id: string, line: string) => `
-id: ${id}
-title: Write a note file
-apps: [os]
-category: store
-description: Put a given line into a new note file in the home directory.
-difficulty: 1
-channel: terminal
-nodes:
-  - id: instruction
-    llm:
-      prompt: Ask the agent to write the line "${line}" into ~/notes/n.txt.
-      output: {text: text}
-      offline:
-        text:
-          explicit: ["Create ~/notes/n.txt containing the line: ${line}"]
-          natural: ["Please add a file n.txt to my notes folder with the line: ${line}"]
-          goal: ["My notes folder should have a file n.txt that says: ${line}"]
-  - id: files
-    prepare:
-      app: os
-      target: notes
-      open: false
-      doc: {entries: [{path: notes/readme.txt, type: file, content: "notes go here\\n"}]}
-  - id: solution
-    solve:
-      - {op: os.write_file, path: notes/n.txt, content: "${line}\\n"}
-instruction: "{{instruction.text}}"
-rubric:
-  checks:
-    - {kind: os.content_equals, path: notes/n.txt, content: "${line}\\n"}
-  items: [{text: "The note file holds exactly the given line.", checks: [0]}]
-`;
+const specText = (id: string, line: string) => noteSkillYaml({ id, category: 'store', file: 'n.txt', line });
 
 let svc: TestServices;
 const ids = [`store.a.${randomUUID().slice(0, 8)}`, `store.b.${randomUUID().slice(0, 8)}`];
