@@ -1,5 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { tasks } from '../infra/db/schema.ts';
+import { activityAttempt } from '../infra/temporal/activityAttempt.ts';
 import { structuredOutput } from '../llm/types.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
@@ -11,7 +12,6 @@ import { loadState, saveContext, saveState, type TaskState } from './taskState.t
 import type { BatchedResult, PrepareResult, StepResult, TaskRef } from './types.ts';
 import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
 
-/** Activities on the LLM queue (I/O bound, high concurrency): authoring and the judge. */
 /** The judge's call for a task state (the floor benchmark makes the same call in process). */
 export function judgeRequest(state: TaskState, taskSeed: number) {
   return {
@@ -27,6 +27,7 @@ export function judgeRequest(state: TaskState, taskSeed: number) {
   };
 }
 
+/** Activities on the LLM queue (I/O bound, high concurrency): authoring and the judge. */
 export function createLlmStageActivities(deps: ActivityDeps) {
   const llm = () => {
     if (!deps.llm) throw new Error('this worker has no LLM client: run the llm queue worker');
@@ -170,24 +171,23 @@ export function createLlmStageActivities(deps: ActivityDeps) {
    * round trip through Temporal for the lot instead of one per task. A task that throws does not
    * fail its siblings: its error comes back for the workflow to run that task alone. A retried
    * batch (the worker died, a service was down) skips the tasks that have already ended, answering
-   * with their recorded outcome, so none is reported twice or run again after its end.
+   * with their recorded outcome, so none is reported twice or run again after its end. A first
+   * attempt skips that read: the gate has just set every task of the batch running.
    */
   async function authorToPackageBatch(batch: TaskRef[]): Promise<BatchedResult[]> {
-    const ended = new Map(
-      (
-        await deps.database.db
-          .select({ id: tasks.id, status: tasks.status })
-          .from(tasks)
-          .where(
-            inArray(
-              tasks.id,
-              batch.map((t) => t.taskId),
-            ),
-          )
-      )
-        .filter((r) => r.status !== 'running')
-        .map((r) => [r.id, r.status]),
-    );
+    const ended = new Map<string, string>();
+    if (activityAttempt() !== 1) {
+      const rows = await deps.database.db
+        .select({ id: tasks.id, status: tasks.status })
+        .from(tasks)
+        .where(
+          inArray(
+            tasks.id,
+            batch.map((t) => t.taskId),
+          ),
+        );
+      for (const r of rows) if (r.status !== 'running') ended.set(r.id, r.status);
+    }
     return Promise.all(
       batch.map(async (task): Promise<BatchedResult> => {
         const status = ended.get(task.taskId);

@@ -1,10 +1,10 @@
-import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { roundSpend, roundSpendSql } from '../infra/db/queries/spend.ts';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { roundSpend } from '../infra/db/queries/spend.ts';
 import { roundSkills, rounds, tasks } from '../infra/db/schema.ts';
 import { levelFor } from '../skills/levels.ts';
 import { deriveSeed } from '../skills/random.ts';
 import type { ActivityDeps } from './deps.ts';
-import { roundSettingsSchema } from './roundSettings.ts';
+import { fixedRoundReader, readGateState } from './gateRead.ts';
 import { taskIdFor } from './taskIdentity.ts';
 import { finishTaskRecord } from './taskRecords.ts';
 import type {
@@ -37,6 +37,7 @@ export function pauseReasonOf(rows: { status: string; reason: string | null }[])
 /** Activities of the round itself: the budget / error-rate gate, the plan, progress and status. */
 export function createRoundActivities(deps: ActivityDeps) {
   const { db } = deps.database;
+  const fixedRound = fixedRoundReader(db);
 
   async function roundRow(roundId: string) {
     const row = (await db.select().from(rounds).where(eq(rounds.id, roundId)))[0];
@@ -63,17 +64,15 @@ export function createRoundActivities(deps: ActivityDeps) {
     if (roundId === undefined) return [];
     if (inputs.some((i) => i.roundId !== roundId)) throw new Error('one gate transaction serves one round');
     const ids = inputs.map((i) => taskIdFor(i.roundId, i.skillId, i.taskIndex));
+    const fixed = await fixedRound(roundId);
+    const { settings } = fixed;
     return db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`round:${roundId}`}))`);
-      const round = (await tx.select().from(rounds).where(eq(rounds.id, roundId)))[0];
-      if (!round) throw new Error(`round ${roundId} does not exist`);
-      const existing = new Map(
-        (
-          await tx.select({ id: tasks.id, status: tasks.status }).from(tasks).where(inArray(tasks.id, ids))
-        ).map((t) => [t.id, t.status]),
-      );
+      const skillIds = [...new Set(inputs.map((i) => i.skillId))];
+      const state = await readGateState(tx, roundId, fixed, ids, skillIds);
+      if (!state) throw new Error(`round ${roundId} does not exist`);
       const gates: (Gate | undefined)[] = inputs.map((input, i) => {
-        const status = existing.get(ids[i]!);
+        const status = state.existing.get(ids[i]!);
         if (status === 'accepted' || status === 'rejected') return { status: 'done' };
         if (input.onlyFailed && status !== undefined && status !== 'failed') return { status: 'done' };
         return undefined;
@@ -85,23 +84,14 @@ export function createRoundActivities(deps: ActivityDeps) {
         return answer();
       };
       if (open.length === 0) return answer();
-      if (round.status === 'cancelled') return stopAll('cancelled');
-      if (round.status === 'paused_error_rate') return stopAll('paused_error_rate');
-      const settings = roundSettingsSchema.parse(round.settings);
+      if (state.status === 'cancelled') return stopAll('cancelled');
+      if (state.status === 'paused_error_rate') return stopAll('paused_error_rate');
       let admitted = open;
-      if (round.budgetUsd !== null) {
-        // The rollups the ledger triggers keep (one row per node/model, per status) instead of
-        // scanning every call and task of the round at each gate.
-        const r = await tx.execute<{ spend: number; inflight: number }>(sql`
-          SELECT
-            ${roundSpendSql(roundId)} AS spend,
-            (SELECT coalesce(sum(tasks), 0) FROM task_status_rollup
-              WHERE round_id = ${roundId} AND status = 'running')::int AS inflight`);
-        const { spend, inflight } = r.rows[0]!;
-        let running = inflight;
+      if (fixed.budgetUsd !== null) {
+        let running = state.inflight;
         admitted = [];
         for (const i of open) {
-          if (spend + (running + 1) * settings.reservationUsd > round.budgetUsd) {
+          if (state.spend + (running + 1) * settings.reservationUsd > fixed.budgetUsd) {
             gates[i] = { status: 'stop', reason: 'budget_exhausted' };
           } else {
             running++;
@@ -110,16 +100,11 @@ export function createRoundActivities(deps: ActivityDeps) {
         }
         if (admitted.length === 0) return answer();
       }
-      const resumedAt = (round.progress as { resumedAt?: string }).resumedAt ?? '1970-01-01T00:00:00Z';
-      const recent = await tx.execute<{ status: string; reason: string | null }>(sql`
-        SELECT status, reject_reason AS reason FROM tasks
-        WHERE round_id = ${roundId} AND status IN ('accepted', 'rejected', 'failed')
-          AND finished_at > ${resumedAt}::timestamptz
-        ORDER BY finished_at DESC LIMIT ${settings.pauseWindow}`);
-      if (recent.rows.length >= settings.pauseWindow) {
-        const bad = recent.rows.filter((t) => t.status !== 'accepted').length;
-        if (bad / recent.rows.length > settings.pauseRejectRate) {
-          const pauseReason = pauseReasonOf(recent.rows);
+      const { recent } = state;
+      if (recent.length >= settings.pauseWindow) {
+        const bad = recent.filter((t) => t.status !== 'accepted').length;
+        if (bad / recent.length > settings.pauseRejectRate) {
+          const pauseReason = pauseReasonOf(recent);
           await tx
             .update(rounds)
             .set({
@@ -131,24 +116,16 @@ export function createRoundActivities(deps: ActivityDeps) {
           return answer();
         }
       }
-      const skillIds = [...new Set(admitted.map((i) => inputs[i]!.skillId))];
-      const planned = new Map(
-        (
-          await tx
-            .select({ skillId: roundSkills.skillId, tasks: roundSkills.tasks })
-            .from(roundSkills)
-            .where(and(eq(roundSkills.roundId, roundId), inArray(roundSkills.skillId, skillIds)))
-        ).map((p) => [p.skillId, p.tasks]),
-      );
+      const { planned } = state;
       const startedAt = new Date();
       const rows = admitted.map((i) => {
         const input = inputs[i]!;
-        const taskSeed = deriveSeed(round.seed, input.skillId, input.taskIndex);
+        const taskSeed = deriveSeed(fixed.seed, input.skillId, input.taskIndex);
         const level = levelFor(
           settings.levelMix,
           planned.get(input.skillId) ?? settings.tasksPerSkill,
           input.taskIndex,
-          deriveSeed(round.seed, input.skillId),
+          deriveSeed(fixed.seed, input.skillId),
         );
         gates[i] = { status: 'run', task: { ...input, taskId: ids[i]!, taskSeed, level } };
         return { id: ids[i]!, input, taskSeed, level };

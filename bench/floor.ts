@@ -30,8 +30,8 @@ import { officeSettingsOf } from '../app/officeSettings.ts';
 import { loadConfig } from '../infra/config.ts';
 import { isGlob, matchGlob } from '../infra/skillGlob.ts';
 import { judgeCompletion } from '../llm/answer.ts';
-import { offlineHintSchema } from '../llm/offline/hints.ts';
-import { answerFor } from '../llm/offline/server.ts';
+import { OfflineHintRegistry } from '../llm/offline/hints.ts';
+import { offlineCall } from '../llm/offline/server.ts';
 import { requestHash } from '../llm/requestHash.ts';
 import { closeOffice, configureOffice } from '../preparers/office/index.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
@@ -112,11 +112,16 @@ export function childrenCpuMs(root = process.pid): number {
   return total;
 }
 
-/** The offline model called in process (no HTTP), with the response cache a round has (content pools). */
+/**
+ * The offline model called in process (no HTTP), as a worker's LLM client calls it: the answer and
+ * its usage (the real tokenizer counts prompt and completion, as any model server does), with the
+ * response cache a round has (content pools).
+ */
 export function inProcessLlm(): LlmCaller {
   const cache = new Map<string, unknown>();
+  const hints = new OfflineHintRegistry();
+  const model = offlineCall(hints);
   return async (call) => {
-    const hint = call.offlineHint === undefined ? undefined : offlineHintSchema.parse(call.offlineHint);
     const hash = requestHash({
       model: 'offline',
       messages: call.messages,
@@ -124,21 +129,24 @@ export function inProcessLlm(): LlmCaller {
       seed: call.seed,
     });
     if (cache.has(hash)) return { ok: true, value: cache.get(hash) };
-    const content = answerFor(
-      {
-        model: 'offline',
-        messages: call.messages,
-        seed: call.seed,
-        response_format: {
-          type: 'json_schema',
-          json_schema: { name: call.schemaName, schema: call.jsonSchema, strict: true },
-        },
-      } as Parameters<typeof answerFor>[0],
-      hint,
-    );
-    const completion = {
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    } as unknown as ChatCompletion;
+    const hintId = call.offlineHint === undefined ? undefined : hints.register(call.offlineHint);
+    let completion: ChatCompletion;
+    try {
+      ({ completion } = model(
+        {
+          model: 'offline',
+          messages: call.messages,
+          seed: call.seed,
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: call.schemaName, schema: call.jsonSchema, strict: true },
+          },
+        } as Parameters<typeof model>[0],
+        hintId,
+      ));
+    } finally {
+      if (hintId) hints.release(hintId);
+    }
     const judged = judgeCompletion(completion, call.validate);
     if (!judged.ok) return { ok: false, reason: 'llm_invalid_output', detail: judged.error };
     cache.set(hash, judged.value);

@@ -124,6 +124,84 @@ describe('round gate: a batch of slots in one transaction', () => {
       /one gate transaction serves one round/,
     );
   });
+
+  test("the round's status is read at every gate, though its seed and settings once", async () => {
+    const roundId = await newRound();
+    assert.equal((await gate.beginTasks(slots(roundId, [1])))[0]?.status, 'run');
+    await svc.database.db.update(rounds).set({ status: 'cancelled' }).where(eq(rounds.id, roundId));
+    assert.deepEqual((await gate.beginTasks(slots(roundId, [2]))).map(shape), [
+      { status: 'stop', reason: 'cancelled' },
+    ]);
+  });
+
+  test('a round that does not exist is named, and not remembered as missing once it does', async () => {
+    const roundId = `gate-${randomUUID()}`;
+    await assert.rejects(gate.beginTasks(slots(roundId, [1])), new RegExp(`round ${roundId} does not exist`));
+    made.push(roundId);
+    await svc.database.db.insert(rounds).values({
+      id: roundId,
+      status: 'running',
+      seed: 7,
+      settings: { tasksPerSkill: 10, window: 1, taskConcurrency: 6 },
+      workflowId: `round-${roundId}`,
+    });
+    assert.equal((await gate.beginTasks(slots(roundId, [1])))[0]?.status, 'run');
+  });
+
+  test('the error rate counts the last finished tasks since the round resumed, and pauses it with the reason', async () => {
+    const roundId = `gate-${randomUUID()}`;
+    made.push(roundId);
+    const { db } = svc.database;
+    await db.insert(rounds).values({
+      id: roundId,
+      status: 'running',
+      seed: 7,
+      settings: { tasksPerSkill: 20, window: 1, taskConcurrency: 6, pauseWindow: 5, pauseRejectRate: 0.5 },
+      workflowId: `round-${roundId}`,
+    });
+    const finished = (index: number, status: string, minutesAgo: number) => ({
+      id: taskIdFor(roundId, SKILL, index),
+      roundId,
+      skillId: SKILL,
+      specVersion: 1,
+      taskIndex: index,
+      seed: index,
+      apps: ['os'],
+      status,
+      rejectReason: status === 'accepted' ? null : 'service_unavailable:minio',
+      finishedAt: new Date(Date.now() - minutesAgo * 60_000),
+    });
+    // Newest first: three failures, then two accepted, then older accepted ones outside the window.
+    await db
+      .insert(tasks)
+      .values([
+        finished(0, 'failed', 1),
+        finished(1, 'failed', 2),
+        finished(2, 'rejected', 3),
+        finished(3, 'accepted', 4),
+        finished(4, 'accepted', 5),
+        ...[5, 6, 7, 8, 9].map((i) => finished(i, 'accepted', 10 + i)),
+      ]);
+    assert.deepEqual((await gate.beginTasks(slots(roundId, [10, 11]))).map(shape), [
+      { status: 'stop', reason: 'paused_error_rate' },
+      { status: 'stop', reason: 'paused_error_rate' },
+    ]);
+    const [paused] = await db.select().from(rounds).where(eq(rounds.id, roundId));
+    assert.equal(paused?.status, 'paused_error_rate');
+    assert.match(
+      String((paused?.progress as { pauseReason?: string }).pauseReason),
+      /minio unavailable: 3 of 3/,
+    );
+    // Resumed now: the failures before it no longer count, and too few tasks have finished since.
+    await db
+      .update(rounds)
+      .set({ status: 'running', progress: { resumedAt: new Date().toISOString() } })
+      .where(eq(rounds.id, roundId));
+    assert.deepEqual(
+      (await gate.beginTasks(slots(roundId, [10, 11]))).map((g) => g.status),
+      ['run', 'run'],
+    );
+  });
 });
 
 describe('the batched fused activity', () => {
