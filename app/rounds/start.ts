@@ -18,6 +18,14 @@ export const roundIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,47}$/, 'round ids are lowercase letters, digits and dashes, at most 48');
 
+/**
+ * How many skill workflows run at once and how many tasks each has in flight, unless a round says
+ * otherwise. Measured on 2 cores (BENCHMARKS.md, session 8): 16 × 6 gave 45 accepted tasks/s where
+ * 8 × 2 gave 36–40 (batches of two cost Temporal 7.3 ms of CPU per task, batches of six 4.3), and
+ * 40 × 6 was no faster with three times the task latency.
+ */
+export const ROUND_DEFAULTS = { window: 16, taskConcurrency: 6 } as const;
+
 export const startRoundInputSchema = z
   .object({
     roundId: roundIdSchema.optional(),
@@ -27,8 +35,8 @@ export const startRoundInputSchema = z
     allocation: z.record(z.string(), z.number().int().min(0)).optional(),
     tasksPerSkill: z.number().int().min(1).max(10_000).default(3),
     budgetUsd: z.number().positive().optional(),
-    window: z.number().int().min(1).max(1000).default(8),
-    taskConcurrency: z.number().int().min(1).max(64).default(2),
+    window: z.number().int().min(1).max(1000).default(ROUND_DEFAULTS.window),
+    taskConcurrency: z.number().int().min(1).max(64).default(ROUND_DEFAULTS.taskConcurrency),
     seed: z.number().int().min(0).default(1),
     reservationUsd: z.number().min(0).optional(),
     pauseWindow: z.number().int().min(5).optional(),

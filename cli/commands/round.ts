@@ -9,6 +9,7 @@ import {
   roundProgress,
 } from '../../app/rounds/control.ts';
 import { startRequestedRound } from '../../app/rounds/request.ts';
+import { ROUND_DEFAULTS } from '../../app/rounds/start.ts';
 import { parseLevelMix } from '../../skills/levels.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
 import { progressLine, summaryLines } from '../progress.ts';
@@ -57,8 +58,13 @@ export function register(program: Command): void {
     .option('--skills <ids...>', 'skill ids or globs, e.g. calc.* (default: every active skill)')
     .option('--tasks-per-skill <n>', 'tasks per skill', parseIntOption('--tasks-per-skill'), 3)
     .option('--budget <usd>', 'stop starting tasks when spend reaches this', parseNumberOption('--budget'))
-    .option('--window <n>', 'skill workflows at once', parseIntOption('--window'), 8)
-    .option('--task-concurrency <n>', 'tasks in flight per skill', parseIntOption('--task-concurrency'), 2)
+    .option('--window <n>', 'skill workflows at once', parseIntOption('--window'), ROUND_DEFAULTS.window)
+    .option(
+      '--task-concurrency <n>',
+      'tasks in flight per skill',
+      parseIntOption('--task-concurrency'),
+      ROUND_DEFAULTS.taskConcurrency,
+    )
     .option('--seed <n>', 'round seed', parseIntOption('--seed'), 1)
     .option('--watch', 'watch progress until the round ends')
     .option('--from-feedback <round>', 'tasks per skill from that round’s feedback (see forge round plan)')
