@@ -187,9 +187,10 @@ describe('round gate: a batch of slots in one transaction', () => {
       { status: 'stop', reason: 'paused_error_rate' },
     ]);
     const [paused] = await db.select().from(rounds).where(eq(rounds.id, roundId));
-    assert.equal(paused?.status, 'paused_error_rate');
+    assert.ok(paused);
+    assert.equal(paused.status, 'paused_error_rate');
     assert.match(
-      String((paused?.progress as { pauseReason?: string }).pauseReason),
+      String((paused.progress as { pauseReason?: string }).pauseReason),
       /minio unavailable: 3 of 3/,
     );
     // Resumed now: the failures before it no longer count, and too few tasks have finished since.
