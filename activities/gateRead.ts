@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../infra/db/client.ts';
 import { roundSpendSql } from '../infra/db/queries/spend.ts';
 import { rounds } from '../infra/db/schema.ts';
@@ -33,7 +33,7 @@ export function fixedRoundReader(db: Db): (roundId: string) => Promise<FixedRoun
         const [row] = await db
           .select({ seed: rounds.seed, budgetUsd: rounds.budgetUsd, settings: rounds.settings })
           .from(rounds)
-          .where(sql`${rounds.id} = ${roundId}`);
+          .where(eq(rounds.id, roundId));
         if (!row) throw new Error(`round ${roundId} does not exist`);
         return {
           seed: row.seed,
@@ -41,6 +41,8 @@ export function fixedRoundReader(db: Db): (roundId: string) => Promise<FixedRoun
           settings: roundSettingsSchema.parse(row.settings),
         };
       })();
+      // A long-running worker sees many rounds: forget them all now and then (as prepare.ts's roundOf).
+      if (known.size > 1000) known.clear();
       known.set(roundId, read);
       // A failed read (the round is missing, Postgres is down) is not remembered.
       read.catch(() => known.delete(roundId));
