@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import { jsonEqual } from '../../preparers/deepEqual.ts';
 import { officeFormatOf } from '../../preparers/office/formats.ts';
 import { applyEdits, appOf, preparers } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
@@ -68,7 +69,7 @@ export function bulkEdits(edits: { op: string }[]): { op: string }[] | undefined
     if (bulk) any = true;
     for (const e of bulk ?? group) {
       // The same select-all twice (rm -r of one folder for two files) is one action.
-      if (!out.some((o) => JSON.stringify(o) === JSON.stringify(e))) out.push(e);
+      if (!out.some((o) => jsonEqual(o, e))) out.push(e);
     }
     i = j;
   }

@@ -1,4 +1,5 @@
 import type ExcelJS from 'exceljs';
+import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName } from './a1.ts';
 import { fillOf, formatCategory } from './styles.ts';
@@ -70,7 +71,7 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
     ]);
     const namesBefore = before.worksheets.map((w) => w.name);
     const namesAfter = after.worksheets.map((w) => w.name);
-    if (JSON.stringify(namesBefore) === JSON.stringify(namesAfter))
+    if (jsonEqual(namesBefore, namesAfter))
       checks.push({ kind: 'calc.sheet_names', file, names: namesAfter });
     for (const ws of before.worksheets) {
       const other = findSheet(after, ws.name);

@@ -116,6 +116,24 @@ def is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def same_json(a, b):
+    """JSON equality as preparers/deepEqual.ts has it: numbers by value, booleans apart from numbers,
+    lists in order, dict keys in any order (payloads ship with sorted keys, so their order says nothing)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if is_num(a) and is_num(b):
+        return a == b or (not math.isfinite(a) and not math.isfinite(b))
+    if isinstance(a, float) and not math.isfinite(a):
+        return b is None
+    if isinstance(b, float) and not math.isfinite(b):
+        return a is None
+    if isinstance(a, dict) and isinstance(b, dict):
+        return len(a) == len(b) and all(k in b and same_json(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
 def js_float(s):
     m = re.match(r'^\s*[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|Infinity)', s)
     return float(m.group(0)) if m else float('nan')

@@ -199,7 +199,7 @@ def os_unchanged(env, c):
     changed = 0
     for rel, want in c['entries'].items():
         got = snap_entry(env, rel)
-        if got is not None and got == want and list(got) == list(want):
+        if got is not None and same_json(got, want):
             continue
         changed += 1
         if len(problems) < 8:

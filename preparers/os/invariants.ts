@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jsonEqual } from '../deepEqual.ts';
 import { parentDirs } from '../paths.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { formatMode } from './schema.ts';
@@ -30,8 +31,7 @@ function snapNode(node: Node): EntrySnap {
   };
 }
 
-const same = (a: EntrySnap | undefined, b: EntrySnap) =>
-  a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+const same = (a: EntrySnap | undefined, b: EntrySnap) => a !== undefined && jsonEqual(a, b);
 
 export async function osInvariants(initial: FileMap, solved: FileMap, files: string[]): Promise<unknown[]> {
   if (files.length === 0) return [];

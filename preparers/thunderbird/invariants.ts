@@ -1,3 +1,4 @@
+import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { readContacts } from './addressBook.ts';
 import { parseFilters } from './filters.ts';
@@ -53,7 +54,7 @@ function snapProfile(files: FileMap): ProfileSnap {
   };
 }
 
-const same = (a: MessageSnap, b: MessageSnap) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: MessageSnap, b: MessageSnap) => jsonEqual(a, b);
 
 /** Equal but for an unread message that is now read: opening a message marks it read. */
 const opened = (want: MessageSnap, now: MessageSnap) =>
@@ -81,7 +82,7 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
       contacts: before.contacts.filter((c) => after.contacts.includes(c)),
       filters: before.filters.filter((f) => after.filters.includes(f)),
       // When the task creates no folder, a new one is collateral too.
-      exactFolders: JSON.stringify(before.folders) === JSON.stringify(after.folders),
+      exactFolders: jsonEqual(before.folders, after.folders),
       readOnOpen: readIsTask ? 0 : MAY_OPEN,
     },
   ];

@@ -810,19 +810,6 @@ def snap_doc(doc):
             'orientation': doc_orientation(doc)}
 
 
-def same_json(a, b):
-    """JSON.stringify equality: numbers by value, booleans apart from numbers."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if is_num(a) and is_num(b):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and a == b
-
-
 @kind('writer.unchanged')
 @on_docx
 def writer_unchanged(doc, c):

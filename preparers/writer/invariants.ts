@@ -1,4 +1,5 @@
 import { alignedPairs } from '../alignment.ts';
+import { jsonEqual as same } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import {
   type Docx,
@@ -107,8 +108,6 @@ async function snapDoc(docx: Docx): Promise<DocSnap> {
     orientation: w && h ? (w > h ? 'landscape' : 'portrait') : (pgSz?.attrs['w:orient'] ?? 'portrait'),
   };
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Longest common subsequence of two paragraph lists by text: the pairs the oracle kept in place. */
 function keptPairs(a: ParagraphSnap[], b: ParagraphSnap[]): [number, number][] {

@@ -1,3 +1,4 @@
+import { jsonEqual as same } from '../deepEqual.ts';
 import { formatMismatches } from '../ooxml/fonts.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { commentsOf } from './comments.ts';
@@ -286,8 +287,6 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
     }
   }
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export async function probeWriter(files: FileMap, check: WriterCheck): Promise<ProbeResult> {
   return probeOne(await openDocx(files, check.file), check);
