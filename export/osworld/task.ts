@@ -1,3 +1,4 @@
+import { canonicalJsonLine } from '../../infra/canonicalJson.ts';
 import { resolveLinkTarget } from '../../preparers/os/state.ts';
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
@@ -104,7 +105,8 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
         toChecker(check, `no oracle-solved copy of ${missing.file} to serve as gold`);
         continue;
       }
-      for (const c of m.comparisons) comparisons.set(JSON.stringify([c.file, c.func, c.options]), c);
+      // Sorted keys: two checks asking for the same options in another key order are one comparison.
+      for (const c of m.comparisons) comparisons.set(canonicalJsonLine([c.file, c.func, c.options]), c);
       evaluators.push({
         kind: check.kind,
         evaluator: [...new Set(m.comparisons.map((c) => c.func))].join('+'),

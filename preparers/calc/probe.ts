@@ -1,5 +1,6 @@
 import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import { jsonEqual } from '../deepEqual.ts';
 import { regexTest } from '../sandbox/regex.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, cellsOf, colToNum, parseRange, type Range, splitSheetRef } from './a1.ts';
@@ -108,7 +109,8 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
   const sheetNames = wb.worksheets.map((w) => w.name);
   if (check.kind === 'calc.named_range') return probeNamedRange(zip, check);
   if (check.kind === 'calc.sheet_names') {
-    return verdict(JSON.stringify(sheetNames) === JSON.stringify(check.names), { sheets: sheetNames });
+    // An array: sheet order is part of the answer.
+    return verdict(jsonEqual(sheetNames, check.names), { sheets: sheetNames });
   }
   const ws = findSheet(wb, check.sheet);
   if (check.kind === 'calc.sheet_exists') {
