@@ -10,12 +10,14 @@ import type { Database } from '../infra/db/client.ts';
 import { requireRoundId } from '../infra/db/queries/known.ts';
 import { CHECKER_FILE, checkerSource } from '../preparers/checker/assemble.ts';
 import { urlPath } from '../taskpack/setupScript.ts';
+import { packageRevision } from '../taskpack/revision.ts';
 import { parseTaskPackage, type TaskPackage } from '../taskpack/taskPackage.ts';
 import { type CheckEvaluator, type FileLocator, type OsworldContext, toOsworldTask } from './osworld/task.ts';
 import { openSink, type PackSink } from './sink.ts';
 import { countPackages, iteratePackages, type PackObjectStore } from './source.ts';
 
-export const PACK_FORMAT = 'cua-forge/pack@1';
+// @2: the manifest names the models that made the tasks, and every task carries its revision.
+export const PACK_FORMAT = 'cua-forge/pack@2';
 export const MANIFEST_PATH = 'cua-forge-pack.json';
 export const REPORT_PATH = 'export-report.json';
 export const OSWORLD_INDEX_PATH = 'evaluation_examples/test_all.json';
@@ -52,6 +54,8 @@ export interface ExportReport {
   round: string;
   selected: number;
   exported: number;
+  /** The models that generated the exported tasks (from their provenance; `offline` for the offline model). */
+  models: string[];
   /** Tasks left out of an OSWorld pack, each with the reason (no check can be graded). */
   excluded: { taskId: string; checkKind: string; reason: string }[];
   /** OSWorld packs: how many checks each evaluator grades, and which evaluator graded each check. */
@@ -78,6 +82,7 @@ export async function exportPack(
     round: opts.round,
     selected: total,
     exported: 0,
+    models: [],
     excluded: [],
     ...(opts.format === 'osworld' ? { byEvaluator: {}, evaluators: [] } : {}),
   };
@@ -85,6 +90,7 @@ export async function exportPack(
   const sink = jsonlFile ? undefined : await openSink(opts.out);
   const shipped = new Map<string, { sha256: string; size: number }>();
   const index = new Map<string, string[]>();
+  const models = new Set<string>();
   const spool = opts.format === 'jsonl' ? await openSpool(jsonlFile ? opts.out : undefined) : undefined;
   try {
     let done = 0;
@@ -150,6 +156,7 @@ export async function exportPack(
             encode(canonicalJson(result.task)),
           );
           index.set(result.domain, [...(index.get(result.domain) ?? []), pkg.id]);
+          for (const m of pkg.provenance.models) models.add(m);
           report.exported++;
         } else {
           for (const u of result.unmapped) report.excluded.push({ taskId: pkg.id, ...u });
@@ -165,10 +172,12 @@ export async function exportPack(
           artifacts.push({ ...a, uri });
         }
         await spool.write(canonicalJsonLine(jsonlRecord(pkg, artifacts)));
+        for (const m of pkg.provenance.models) models.add(m);
         report.exported++;
       }
       onProgress({ done: ++done, total, taskId: row.taskId });
     }
+    report.models = [...models].sort();
     if (spool) {
       await spool.close();
       if (sink) await sink.addFileFromDisk(JSONL_PATH, spool.file);
@@ -183,8 +192,9 @@ export async function exportPack(
   }
 }
 
+/** One record of tasks.jsonl: the package with its artifacts located, and its revision. */
 function jsonlRecord(pkg: TaskPackage, artifacts: unknown[]) {
-  return { ...pkg, artifacts };
+  return { ...pkg, artifacts, revision: packageRevision(pkg) };
 }
 
 async function finishPack(
@@ -200,7 +210,10 @@ async function finishPack(
   }
   await sink.addFile(REPORT_PATH, encode(canonicalJson(report)));
   const files = Object.fromEntries([...shipped].sort(([a], [b]) => (a < b ? -1 : 1)));
-  await sink.addFile(MANIFEST_PATH, encode(canonicalJson({ format: PACK_FORMAT, kind: format, files })));
+  await sink.addFile(
+    MANIFEST_PATH,
+    encode(canonicalJson({ format: PACK_FORMAT, kind: format, models: report.models, files })),
+  );
   await sink.finish();
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { relativePathProblem } from '../preparers/paths.ts';
+import { packageRevision, REVISION_PATTERN } from '../taskpack/revision.ts';
 import { taskPackageSchema } from '../taskpack/taskPackage.ts';
 import { JSONL_PATH, MANIFEST_PATH, OSWORLD_INDEX_PATH, PACK_FORMAT, REPORT_PATH } from './exportPack.ts';
 import { readPack } from './packReader.ts';
@@ -29,6 +30,7 @@ const SETUP_TYPES = [
 const step = z.strictObject({ type: z.enum(SETUP_TYPES), parameters: z.record(z.string(), z.unknown()) });
 const osworldTaskSchema = z.object({
   id: z.uuid(),
+  revision: z.string().regex(REVISION_PATTERN, 'is not a cua-forge/task@<n>:<12 hex> revision'),
   snapshot: z.string().min(1),
   instruction: z.string().min(1),
   source: z.string(),
@@ -51,6 +53,8 @@ const osworldTaskSchema = z.object({
 const manifestSchema = z.object({
   format: z.literal(PACK_FORMAT),
   kind: z.enum(['osworld', 'jsonl']),
+  /** What generated the tasks: a pack says which model made it. */
+  models: z.array(z.string().min(1)),
   files: z.record(z.string(), z.object({ sha256: z.string(), size: z.number() })),
 });
 const indexSchema = z.record(z.string(), z.array(z.string()));
@@ -220,13 +224,22 @@ function validateJsonlLine(line: string, n: number, problems: PackProblem[]): vo
   const file = `${JSONL_PATH}:${n}`;
   const value = parseJson(line, file, problems);
   if (value === undefined) return;
-  // Each artifact carries its `uri` on top of the task.json fields.
-  const record = taskPackageSchema.safeParse(withoutUris(value));
-  if (!record.success) problems.push({ file, message: `not a task package: ${issues(record.error)}` });
+  // Each artifact carries its `uri`, and the record its `revision`, on top of the task.json fields.
+  const { revision, rest } = withoutExportFields(value);
+  const record = taskPackageSchema.safeParse(rest);
+  if (!record.success) {
+    problems.push({ file, message: `not a task package: ${issues(record.error)}` });
+    return;
+  }
+  // The revision is a hash of the package, so it must be this package's.
+  const want = packageRevision(record.data);
+  if (revision !== want)
+    problems.push({ file, message: `revision is ${JSON.stringify(revision)}, the package's is ${want}` });
 }
 
-function withoutUris(value: unknown): unknown {
+function withoutExportFields(value: unknown): { revision: unknown; rest: unknown } {
   const parsed = z.looseObject({ artifacts: z.array(z.looseObject({})) }).safeParse(value);
-  if (!parsed.success) return value;
-  return { ...parsed.data, artifacts: parsed.data.artifacts.map(({ uri: _uri, ...rest }) => rest) };
+  if (!parsed.success) return { revision: undefined, rest: value };
+  const { revision, ...rest } = parsed.data;
+  return { revision, rest: { ...rest, artifacts: rest.artifacts.map(({ uri: _uri, ...a }) => a) } };
 }

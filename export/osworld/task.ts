@@ -2,6 +2,7 @@ import { canonicalJsonLine } from '../../infra/canonicalJson.ts';
 import { resolveLinkTarget } from '../../preparers/os/state.ts';
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
+import { packageRevision } from '../../taskpack/revision.ts';
 import type { RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
 import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
 import { baseName, vmAbsolute } from './vm.ts';
@@ -234,6 +235,8 @@ function osworldTask(
     evaluators,
     task: {
       id: pkg.id,
+      // Which version of the task this is (OSWorld keeps extra fields): traces it to its package.
+      revision: packageRevision(pkg),
       snapshot: domain,
       instruction: pkg.instruction,
       ...(pkg.instructionLevel ? { instruction_level: pkg.instructionLevel } : {}),

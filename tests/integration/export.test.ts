@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { eq, inArray } from 'drizzle-orm';
-import { exportPack, REPORT_PATH } from '../../export/exportPack.ts';
+import { exportPack, MANIFEST_PATH, REPORT_PATH } from '../../export/exportPack.ts';
 import { validatePack } from '../../export/validate.ts';
 import { packages, rounds, tasks } from '../../infra/db/schema.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
@@ -16,6 +16,8 @@ const round = `export-test-${randomUUID()}`;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'forge-export-it-'));
 let svc: TestServices;
 const ids: string[] = [];
+/** Each task's stored task.json hash: its revision's hash part. */
+const shas = new Map<string, string>();
 
 before(async () => {
   svc = await testServices();
@@ -84,6 +86,7 @@ before(async () => {
       sha256: built.sha256,
     });
     ids.push(input.id);
+    shas.set(input.id, built.sha256);
   }
 });
 
@@ -106,6 +109,8 @@ test('OSWorld export is reproducible, validates, and grades what no metric can w
   assert.deepEqual(progress, [1, 2, 3, 4]);
   assert.equal(report.exported, 4);
   assert.deepEqual(report.excluded, []);
+  // The pack says what made it: the models of its tasks' provenance (the offline model here).
+  assert.deepEqual(report.models, ['offline']);
   assert.deepEqual(report.byEvaluator, { compare_table: 2, forge_check: 1, infeasible: 2 });
   const formulaTask = report.evaluators?.find((e) => e.checks[0]?.kind === 'calc.formula');
   assert.equal(formulaTask?.checks[0]?.evaluator, 'forge_check');
@@ -123,6 +128,7 @@ test('OSWorld export is reproducible, validates, and grades what no metric can w
   assert.deepEqual(await validatePack(folder), []);
   const index = JSON.parse(readFileSync(path.join(folder, 'evaluation_examples/test_all.json'), 'utf8'));
   assert.equal(index.libreoffice_calc.length, 4);
+  assert.deepEqual(JSON.parse(readFileSync(path.join(folder, MANIFEST_PATH), 'utf8')).models, ['offline']);
   const shippedReport = JSON.parse(readFileSync(path.join(folder, REPORT_PATH), 'utf8'));
   assert.deepEqual(
     shippedReport.evaluators.find((e: { taskId: string }) => e.taskId === declining?.taskId)?.checks[0],
@@ -132,6 +138,9 @@ test('OSWorld export is reproducible, validates, and grades what no metric can w
     JSON.parse(
       readFileSync(path.join(folder, `evaluation_examples/examples/libreoffice_calc/${taskId}.json`), 'utf8'),
     );
+  // Every task names its revision: the package format and its stored package's hash.
+  for (const taskId of index.libreoffice_calc as string[])
+    assert.equal(read(taskId).revision, `cua-forge/task@1:${shas.get(taskId)?.slice(0, 12)}`);
   const id = index.libreoffice_calc.find((t: string) => read(t).evaluator.func === 'compare_table');
   const task = read(id);
   const infeasible = read(declining?.taskId ?? '');
@@ -188,6 +197,8 @@ test('JSONL export has one line per task with artifact URIs', async () => {
     lines.map((l) => l.id),
     [...ids].sort(),
   );
+  for (const l of lines) assert.equal(l.revision, `cua-forge/task@1:${shas.get(l.id)?.slice(0, 12)}`);
+  assert.deepEqual(report.models, ['offline']);
   assert.match(lines[0].artifacts[0].uri.s3, new RegExp(`^s3://${svc.store.bucket}/artifacts/sha256/`));
   assert.match(lines[0].artifacts[0].uri.url, /^https:\/\/files\.example\.test\/forge\/artifacts\/sha256\//);
   const packed = path.join(dir, 'jsonl.tar.gz');

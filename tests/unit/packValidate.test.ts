@@ -7,9 +7,13 @@ import { pipeline } from 'node:stream/promises';
 import { after, describe, test } from 'node:test';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
+import { PACK_FORMAT } from '../../export/exportPack.ts';
 import { CHECKER_COMMAND } from '../../export/osworld/task.ts';
 import { commandProblem } from '../../export/packRules.ts';
 import { validatePack } from '../../export/validate.ts';
+import { packageRevision } from '../../taskpack/revision.ts';
+import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
+import { calcPackageInput } from './packageFixtures.ts';
 
 /** Hostile packs built here, entry by entry, and what `forge pack validate` must say about each. */
 const dir = mkdtempSync(path.join(tmpdir(), 'forge-pack-'));
@@ -52,6 +56,7 @@ const id = randomUUID();
 const example = (change: (task: Record<string, unknown>) => void = () => {}) => {
   const task: Record<string, unknown> = {
     id,
+    revision: 'cua-forge/task@1:0123456789ab',
     snapshot: 'os',
     instruction: 'Copy the report into the backup folder.',
     source: 'cua-forge',
@@ -81,7 +86,7 @@ function skeleton(task = example()): Entry[] {
   return [
     {
       name: 'cua-forge-pack.json',
-      body: JSON.stringify({ format: 'cua-forge/pack@1', kind: 'osworld', files: {} }),
+      body: JSON.stringify({ format: PACK_FORMAT, kind: 'osworld', models: ['offline'], files: {} }),
     },
     { name: 'evaluation_examples/test_all.json', body: JSON.stringify({ os: [id] }) },
     { name: `evaluation_examples/examples/os/${id}.json`, body: task },
@@ -180,6 +185,47 @@ describe('pack validate refuses hostile packs, naming the entry and the rule', (
     assert.match(text, /^tasks\.jsonl:2: invalid JSON/m);
   });
 
+  test('a pack says what made it: the manifest its models, every task its revision', async () => {
+    const { input } = calcPackageInput();
+    const pkg = buildTaskPackage(input);
+    const revision = packageRevision(pkg.taskJson);
+    // The revision is the package format and the stored task.json's hash, shortened.
+    assert.equal(revision, `cua-forge/task@1:${pkg.sha256.slice(0, 12)}`);
+    assert.notEqual(revision, packageRevision({ ...pkg.taskJson, instruction: 'Another wording.' }));
+    const line = (r: unknown) => `${JSON.stringify({ ...pkg.taskJson, revision: r })}\n`;
+    const text = await report(
+      await tarGz('made.tar.gz', [
+        ...skeleton(example((t) => delete t.revision)).map((e) =>
+          e.name === 'cua-forge-pack.json'
+            ? { ...e, body: JSON.stringify({ format: PACK_FORMAT, kind: 'osworld', files: {} }) }
+            : e,
+        ),
+        {
+          name: 'tasks.jsonl',
+          body: line(revision) + line('cua-forge/task@1:000000000000') + line(undefined),
+        },
+      ]),
+    );
+    assert.match(text, /^cua-forge-pack\.json: models: /m);
+    assert.match(
+      text,
+      new RegExp(`^evaluation_examples/examples/os/${id}\\.json: not an OSWorld task: revision: `, 'm'),
+    );
+    assert.doesNotMatch(text, /^tasks\.jsonl:1:/m);
+    assert.match(
+      text,
+      new RegExp(
+        `^tasks\\.jsonl:2: revision is "cua-forge/task@1:000000000000", the package's is ${revision}$`,
+        'm',
+      ),
+    );
+    assert.match(text, /^tasks\.jsonl:3: revision is undefined, the package's is /m);
+    const malformed = await report(
+      await tarGz('malformed.tar.gz', skeleton(example((t) => (t.revision = 'v1')))),
+    );
+    assert.match(malformed, /revision: is not a cua-forge\/task@<n>:<12 hex> revision/);
+  });
+
   test("the exporter's own fixed commands pass; anything added to them does not", () => {
     const file = '/home/user/Documents/x.txt';
     const trimmed =
@@ -221,8 +267,9 @@ describe('pack validate refuses hostile packs, naming the entry and the rule', (
             ? {
                 ...e,
                 body: JSON.stringify({
-                  format: 'cua-forge/pack@1',
+                  format: PACK_FORMAT,
                   kind: 'osworld',
+                  models: ['offline'],
                   files: {
                     [`cache/${id}/x.txt`]: {
                       sha256: '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881',
