@@ -98,7 +98,8 @@ async function sheetXml(zip: JSZip, sheet: string): Promise<string | undefined> 
 export async function probeCalc(files: FileMap, check: CalcCheck): Promise<ProbeResult> {
   if (check.kind === 'calc.csv_table') return probeCsvTable(files, check);
   const bytes = files[check.file];
-  if (!bytes) return fail({ error: `file ${check.file} does not exist`, files: Object.keys(files) });
+  // The checker on the VM sees only this file, so the observation names only this file.
+  if (!bytes) return fail({ error: `file ${check.file} does not exist` });
   let parsed: Parsed;
   try {
     parsed = await parse(bytes, check.file);
@@ -229,7 +230,8 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       return verdict(check.count === 0 ? charts.length === 0 : match, { charts: seen });
     }
     case 'calc.freeze': {
-      const view = ws.views.find((v) => v.state === 'frozen') as
+      // A sheet read with no <sheetViews> has views null: nothing frozen.
+      const view = (ws.views ?? []).find((v) => v.state === 'frozen') as
         | { xSplit?: number; ySplit?: number }
         | undefined;
       const rows = view?.ySplit ?? 0;

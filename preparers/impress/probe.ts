@@ -204,5 +204,7 @@ export async function probeImpress(files: FileMap, check: ImpressCheck): Promise
     if (pages === undefined) return { pass: false, observed: { error: 'not a PDF', bytes: bytes.length } };
     return { pass: check.pages === undefined || pages === check.pages, observed: { pages } };
   }
+  // The checker on the VM sees only this file, so the observation names only this file.
+  if (!files[check.file]) return { pass: false, observed: { error: `file ${check.file} does not exist` } };
   return probeOne(await openPptx(files, check.file), check);
 }

@@ -289,5 +289,7 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
 }
 
 export async function probeWriter(files: FileMap, check: WriterCheck): Promise<ProbeResult> {
+  // The checker on the VM sees only this file, so the observation names only this file.
+  if (!files[check.file]) return { pass: false, observed: { error: `file ${check.file} does not exist` } };
   return probeOne(await openDocx(files, check.file), check);
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { checkKinds } from '../../preparers/checker/kinds.ts';
+import { jsonEqual } from '../../preparers/deepEqual.ts';
 import { closeOffice, officeFormatOf, roundTripOfficeSettled } from '../../preparers/office/index.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
@@ -23,7 +24,7 @@ import { type OfflineTask, offlineTask } from '../support/offlineTasks.ts';
  * verify tasks here and the Python checker that grades them inside an OSWorld VM. For one task of
  * every skill, the initial state, the oracle state, the oracle state as LibreOffice saves it again,
  * and every wrong solution the skill declares go through both, with the skill's checks and the
- * "nothing else changed" invariants a round derives, and every verdict must agree.
+ * "nothing else changed" invariants a round derives, and every verdict and observed value must agree.
  */
 describe('the portable checker agrees with the TypeScript probes', () => {
   let work: string;
@@ -97,7 +98,9 @@ describe('the portable checker agrees with the TypeScript probes', () => {
         exercised.add(check.kind);
         compared++;
         const py: CheckerVerdict | undefined = python[i]?.[k];
-        if (py?.pass !== ours[k]!.pass) {
+        // Observed values too, as JSON (through the wire, as the checker's are) with keys in any order.
+        const observed = JSON.parse(JSON.stringify(ours[k]!.observed ?? null));
+        if (py?.pass !== ours[k]!.pass || !jsonEqual(observed, py?.observed)) {
           mismatches.push(
             `${s.label} #${k + 1} ${check.kind}: probe ${ours[k]!.pass} ${JSON.stringify(ours[k]!.observed).slice(0, 300)} / checker ${py?.pass} ${JSON.stringify(py?.observed).slice(0, 300)}`,
           );
@@ -106,9 +109,9 @@ describe('the portable checker agrees with the TypeScript probes', () => {
     }
     const unexercised = checkKinds().filter((k) => !exercised.has(k));
     console.log(
-      `${tasks.length} skills, ${states.length} states, ${compared} verdicts compared, ${mismatches.length} disagree; ` +
+      `${tasks.length} skills, ${states.length} states, ${compared} verdicts and observations compared, ${mismatches.length} disagree; ` +
         `kinds no skill uses (not compared): ${unexercised.join(', ') || 'none'}`,
     );
-    assert.deepEqual(mismatches, [], `${mismatches.length} verdicts disagree`);
+    assert.deepEqual(mismatches, [], `${mismatches.length} verdicts or observed values disagree`);
   });
 });
