@@ -1,14 +1,16 @@
 import { OS_MANIFEST_PATH } from '../preparers/os/manifest.ts';
 import { assertSafeRelativePath } from '../preparers/paths.ts';
 import { applyEdits, PreparerInputError, preparers } from '../preparers/registry.ts';
-import { untrustedPathProblems } from '../preparers/sensitivePaths.ts';
+import { withSandboxScope } from '../preparers/sandbox/workerPool.ts';
+import { untrustedPathProblems, untrustedPrepareProblems } from '../preparers/sensitivePaths.ts';
 import type { AppId, FileMap, ProbeResult } from '../preparers/types.ts';
 import { type MaterializedTask, materializeTask } from '../skills/run/materialize.ts';
 import { nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import { type Context, TemplateError } from '../skills/template.ts';
 import type { NodeRun } from './taskRecords.ts';
+import { draftTask, exportGate } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
-import { referenceProblems } from './verify/references.ts';
+import { appOfPath, referenceProblems } from './verify/references.ts';
 import { proveRubric, type RubricStats } from './verify/rubricProof.ts';
 
 export type PreparedTask =
@@ -34,7 +36,12 @@ export type PreparedTask =
  * invariants). The prepare activity persists what this returns; the in-process floor benchmark
  * (bench/floor.ts) runs the same function, so both measure the same work.
  */
-export async function prepareInMemory(spec: SkillSpec, source: string, ctx: Context): Promise<PreparedTask> {
+export function prepareInMemory(spec: SkillSpec, source: string, ctx: Context): Promise<PreparedTask> {
+  // One task's untrusted regexes share the sandbox pool fairly with other tasks' (workerPool.ts).
+  return withSandboxScope(() => prepareTask(spec, source, ctx));
+}
+
+async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promise<PreparedTask> {
   const runs: NodeRun[] = [];
   let t = performance.now();
   const lap = () => {
@@ -62,6 +69,11 @@ export async function prepareInMemory(spec: SkillSpec, source: string, ctx: Cont
       return reject('invalid_task_spec', 'materialize', err.message);
     }
     throw err;
+  }
+  if (source !== 'file') {
+    // Paths computed by templates, checked before anything is built; the built bytes are checked below.
+    const unsafe = untrustedPrepareProblems(m.prepares);
+    if (unsafe.length > 0) return reject('unsafe_spec', 'materialize', unsafe.join('; '));
   }
   const level = (ctx.task as { level?: string } | undefined)?.level;
   const wording = instructionProblems({
@@ -114,5 +126,36 @@ export async function prepareInMemory(spec: SkillSpec, source: string, ctx: Cont
   for (const nodeId of proof.passed) runs.push({ nodeId, kind: 'verify', status: 'ok', durationMs: 0 });
   runs[runs.length - 1]!.durationMs = lap();
   const { checks, items, before, after, stats } = proof;
+
+  // The task as it will ship, graded as the harness grades it (activities/verify/exportGate.ts).
+  const gate = await exportGate(
+    await draftTask({
+      spec,
+      ctx,
+      fields: {
+        instruction: m.instruction,
+        items,
+        checks,
+        expected: m.expected,
+        edits: m.edits,
+        prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
+      },
+      initial,
+      solved,
+      appOf: (path) => appOf.get(path) ?? appOfPath(path),
+    }),
+    [
+      { name: 'initial', files: initial, expect: 'fail', probes: before },
+      { name: 'oracle', files: solved, expect: 'pass', probes: after },
+      ...proof.wrongStates.map((w) => ({
+        name: `wrong solution "${w.name}"`,
+        files: w.files,
+        expect: 'fail' as const,
+        probes: w.probes,
+      })),
+    ],
+  );
+  if (!gate.ok) return reject('export_mismatch', 'verify_export', gate.detail, stats);
+  runs.push({ nodeId: 'verify_export', kind: 'verify', status: 'ok', durationMs: lap() });
   return { ok: true, m, level, initial, solved, appOf, checks, items, before, after, stats, runs };
 }

@@ -11,6 +11,42 @@ export type AppId = (typeof APPS)[number];
  */
 export type FileMap = Record<string, Uint8Array>;
 
+/**
+ * What a spec would put at a home-relative path, as far as it is known: at the static check a
+ * file's bytes are not (templates), after the build they are.
+ */
+export type ProfileEntry =
+  | { type: 'file'; bytes?: Uint8Array }
+  | { type: 'dir' }
+  | { type: 'symlink'; target?: string };
+
+/**
+ * An application's configuration area as code: everything under `roots` is read by the
+ * application and can make it run something (macros, extensions, plug-ins, event bindings, task
+ * runners), so a spec that did not come from the repository may write there only what `allow`
+ * lets through — an allowlist of files and of the settings inside them, never a denylist.
+ */
+export interface ProfilePolicy {
+  /** The application as messages name it, e.g. "LibreOffice". */
+  name: string;
+  /** Home-relative directories the application reads its profile or configuration from. */
+  roots: readonly string[];
+  /** Directory names the application reads inside any folder it opens (a workspace's `.vscode/`). */
+  anywhere?: readonly string[];
+  /**
+   * The rule `entry` at `path` (under one of `roots`) breaks, or null when an untrusted spec may
+   * write it. A file without bytes passes when some content could: its bytes are checked once built.
+   */
+  allow(path: string, entry: ProfileEntry): string | null;
+}
+
+/** A home-relative path a prepare node names, before anything is built; `where` is inside the node. */
+export interface NamedPath {
+  where: string;
+  path: string;
+  entry: ProfileEntry;
+}
+
 export interface ProbeResult {
   pass: boolean;
   /** What the probe saw, small and JSON-serialisable, so a failed check explains itself. */
@@ -58,6 +94,15 @@ export interface Preparer<
   osworld: Record<string, OsworldMapper>;
   /** How the app's files are staged in the VM and read back (setup steps, OSWorld postconfig). */
   staging: AppStaging;
+  /**
+   * The paths a prepare node of this app names with `target` and `doc` (not yet validated: the
+   * static check passes the spec's raw doc), so they can be checked before anything is built.
+   */
+  namedPaths(target: string, doc: unknown): NamedPath[];
+  /** This app's profile, when it has one an untrusted spec could reach (preparers/profiles/). */
+  profilePolicy?: ProfilePolicy;
+  /** Whether a (raw, unrendered) check or edit of this app runs a spec-written regular expression. */
+  usesRegex?(item: Record<string, unknown>): boolean;
 }
 
 export interface AppStaging {

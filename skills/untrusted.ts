@@ -1,12 +1,15 @@
 import jsonata from 'jsonata';
-import { sensitivePathProblem } from '../preparers/sensitivePaths.ts';
+import { preparers } from '../preparers/registry.ts';
+import { untrustedEntryProblem } from '../preparers/sensitivePaths.ts';
+import type { NamedPath } from '../preparers/types.ts';
 import type { SkillSpec } from './schema.ts';
 import { unmarkScope } from './template.ts';
 
 /**
  * The extra rules for a spec that did not come from a file in the repository (taxonomy
  * expansion: the authoring model wrote it). Such a spec is data: it may launch only the
- * applications' own launchers, may not write files where they would run at login, and may not
+ * applications' own launchers, may not write files where they would run at login or into an
+ * application's configuration beyond what its preparer allows (preparers/profiles/), and may not
  * define JSONata functions that could recurse (the only way to loop). Paths computed from templates are checked again
  * when the task is built (activities/prepare.ts).
  */
@@ -98,21 +101,15 @@ function loopHazard(node: unknown, callback = false): string | null {
   return null;
 }
 
-/** A literal (untemplated) path the spec writes: prepare targets and OS doc entries. */
-function literalPaths(spec: SkillSpec): { where: string; path: string }[] {
-  const out: { where: string; path: string }[] = [];
-  spec.nodes.forEach((node, i) => {
-    if (!('prepare' in node)) return;
+/** The paths the spec's prepare nodes name, as each app's preparer reads its target and doc. */
+export function namedPaths(spec: SkillSpec): (NamedPath & { node: number })[] {
+  return spec.nodes.flatMap((node, i) => {
+    if (!('prepare' in node)) return [];
     const { app, target, doc } = node.prepare;
-    if (app !== 'thunderbird') out.push({ where: `nodes[${i}].prepare.target`, path: target });
-    const entries = (doc as { entries?: unknown } | null)?.entries;
-    if (app === 'os' && Array.isArray(entries))
-      entries.forEach((e, j) => {
-        const path = (e as { path?: unknown } | null)?.path;
-        if (typeof path === 'string') out.push({ where: `nodes[${i}].prepare.doc.entries[${j}].path`, path });
-      });
+    return preparers[app]
+      .namedPaths(target, doc)
+      .map((p) => ({ ...p, node: i, where: `nodes[${i}].prepare.${p.where}` }));
   });
-  return out.filter((p) => !p.path.includes('{{'));
 }
 
 /** What makes this spec unfit to run when it did not come from the repository; empty when fit. */
@@ -124,8 +121,9 @@ export function untrustedSpecProblems(spec: SkillSpec): string[] {
         `launch[${i}] ${JSON.stringify(command)} is not an application launcher (allowed: ${APP_LAUNCHERS.map((l) => l.join(' ')).join(', ')})`,
       );
   });
-  for (const { where, path } of literalPaths(spec)) {
-    const problem = sensitivePathProblem(path);
+  // Literal paths only: a templated one is checked when the task is materialized and built.
+  for (const { where, path, entry } of namedPaths(spec).filter((p) => !p.path.includes('{{'))) {
+    const problem = untrustedEntryProblem(path, entry);
     if (problem) problems.push(`${where} targets ${JSON.stringify(path)}: ${problem}`);
   }
   for (const { where, expr } of expressions(spec)) {

@@ -5,6 +5,7 @@ import { dryRunSpec } from '../../app/rounds/dryRun.ts';
 import { createRuntime } from '../../app/runtime.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { loadSkillLibrary, loadSpecFile, SpecError } from '../../skills/load.ts';
+import { untrustedSpecProblems } from '../../skills/untrusted.ts';
 import { parseIntOption } from '../context.ts';
 
 export function register(program: Command): void {
@@ -35,17 +36,30 @@ export function register(program: Command): void {
   skills
     .command('validate [files...]')
     .description('validate spec files (default: the whole library); reports file, path and reason')
-    .action((files: string[]) => {
+    .option(
+      '--untrusted',
+      'also apply the rules for specs that did not come from the repository (a model-written spec): launchers, start-up paths, application profiles, expressions',
+    )
+    .action((files: string[], o: { untrusted?: boolean }) => {
       if (files.length === 0) {
-        const n = loadSkillLibrary().size;
-        process.stdout.write(`${n} skill specs valid\n`);
+        const library = loadSkillLibrary();
+        const unsafe = o.untrusted
+          ? [...library].flatMap(([id, l]) => untrustedSpecProblems(l.spec).map((p) => `${id}: ${p}`))
+          : [];
+        for (const line of unsafe) process.stderr.write(`${line}\n`);
+        if (unsafe.length > 0) throw new Error(`${unsafe.length} unsafe spec problems`);
+        process.stdout.write(`${library.size} skill specs valid\n`);
         return;
       }
       let bad = 0;
       for (const f of files) {
         try {
-          loadSpecFile(path.resolve(f));
-          process.stdout.write(`ok   ${f}\n`);
+          const { spec } = loadSpecFile(path.resolve(f));
+          const unsafe = o.untrusted ? untrustedSpecProblems(spec) : [];
+          if (unsafe.length > 0) {
+            bad++;
+            process.stderr.write(`${f}: unsafe spec: ${unsafe.join('; ')}\n`);
+          } else process.stdout.write(`ok   ${f}\n`);
         } catch (err) {
           if (!(err instanceof SpecError)) throw err;
           bad++;

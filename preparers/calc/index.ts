@@ -1,3 +1,4 @@
+import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy.ts';
 import type { Preparer } from '../types.ts';
 import { cellName, parseRange } from './a1.ts';
 import { applyCalcEdits } from './apply.ts';
@@ -36,6 +37,10 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
     launch: [],
     documentWindow: 'LibreOffice Calc',
   },
+  namedPaths: documentNamedPaths,
+  profilePolicy: officeProfilePolicy,
+  // cell_value, formula and number_format checks take a `matches` regex.
+  usesRegex: (item) => typeof item.kind === 'string' && item.matches !== undefined,
   async build(target, doc) {
     return { [target]: await buildWorkbook(calcDocSchema.parse(doc)) };
   },

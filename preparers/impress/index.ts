@@ -1,3 +1,4 @@
+import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy.ts';
 import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
@@ -37,6 +38,8 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
     launch: [],
     documentWindow: 'LibreOffice Impress',
   },
+  namedPaths: documentNamedPaths,
+  profilePolicy: officeProfilePolicy,
 };
 
 /**

@@ -3,6 +3,7 @@ import { applyOs } from './apply.ts';
 import { buildOs } from './build.ts';
 import { osInvariants } from './invariants.ts';
 import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from './manifest.ts';
+import { osNamedPaths, osUsesRegex } from './namedPaths.ts';
 import { osOsworld } from './osworld.ts';
 import { probeOs } from './probe.ts';
 import { checkSchema, docSchema, editSchema, type OsCheck, type OsDoc, type OsEdit } from './schema.ts';
@@ -47,4 +48,8 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
     osworldDomain: 'os',
     launch: [],
   },
+  namedPaths: osNamedPaths,
+  // No profile of its own: what it may not write (start-up files, every application's
+  // configuration root) is decided for any writer by sensitivePaths.ts and profiles/gate.ts.
+  usesRegex: osUsesRegex,
 };

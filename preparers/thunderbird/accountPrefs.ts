@@ -7,7 +7,7 @@ import { tagKeyFromName } from './tags.ts';
  * Prefs that keep startup quiet and offline: no account wizard, start page, default-client
  * prompt, telemetry, update, donation or in-app notification tabs.
  */
-const QUIET_PREFS: Record<string, PrefValue> = {
+export const QUIET_PREFS: Record<string, PrefValue> = {
   'app.donation.eoy.version.viewed': 999,
   'app.update.auto': false,
   'app.update.checkInstallTime': false,

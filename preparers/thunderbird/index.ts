@@ -6,6 +6,7 @@ import { thunderbirdOsworld } from './osworld.ts';
 import { packProfile } from './pack.ts';
 import { probeThunderbird } from './probe.ts';
 import { locateProfile } from './profileIni.ts';
+import { thunderbirdNamedPaths, thunderbirdProfilePolicy } from './profilePolicy.ts';
 import {
   checkSchema,
   docSchema,
@@ -63,4 +64,6 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
     launch: [['thunderbird']],
     closeBeforeEvaluation: { windowName: 'Mail.thunderbird', byClass: true },
   },
+  namedPaths: thunderbirdNamedPaths,
+  profilePolicy: thunderbirdProfilePolicy,
 };

@@ -1,3 +1,4 @@
+import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy.ts';
 import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
@@ -50,4 +51,6 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
     launch: [],
     documentWindow: 'LibreOffice Writer',
   },
+  namedPaths: documentNamedPaths,
+  profilePolicy: officeProfilePolicy,
 };
