@@ -24,7 +24,7 @@ function show(r: Range): string {
     : rangeName(r);
 }
 
-export function probeFormula(ws: ExcelJS.Worksheet, check: FormulaCheck): ProbeResult {
+export async function probeFormula(ws: ExcelJS.Worksheet, check: FormulaCheck): Promise<ProbeResult> {
   const cell = ws.getCell(check.cell);
   const formula = formulaOf(cell);
   if (formula === undefined) return { pass: false, observed: { formula: null, value: cellValue(cell) } };
@@ -49,7 +49,7 @@ export function probeFormula(ws: ExcelJS.Worksheet, check: FormulaCheck): ProbeR
   }
   if (check.function !== undefined && !calls.includes(check.function))
     problems.push(`does not call ${check.function}`);
-  if (check.matches !== undefined && !regexTest(check.matches, 'i', formula))
+  if (check.matches !== undefined && !(await regexTest(check.matches, 'i', formula)))
     problems.push(`does not match /${check.matches}/`);
   return {
     pass: problems.length === 0,

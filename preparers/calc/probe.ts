@@ -127,7 +127,8 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       const seen = { value: actual, ...(formula ? { formula } : {}) };
       if (check.type !== undefined && typeof actual !== (check.type === 'number' ? 'number' : 'string'))
         return verdict(false, { ...seen, type: actual === null ? 'empty' : typeof actual });
-      if (check.matches !== undefined) return verdict(regexTest(check.matches, '', display(actual)), seen);
+      if (check.matches !== undefined)
+        return verdict(await regexTest(check.matches, '', display(actual)), seen);
       return verdict(valuesEqual(actual, check.value ?? null, check.tolerance ?? 0), seen);
     }
     case 'calc.formula':
@@ -181,11 +182,22 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
     }
     case 'calc.number_format': {
       const bad: { cell: string; numFmt: string | null }[] = [];
-      for (const { row, col } of cellsOf(parseRange(check.range))) {
-        const code = ws.getCell(row, col).numFmt;
+      // A range has few distinct format codes: each goes to the regex sandbox once, all at once.
+      const cells = [...cellsOf(parseRange(check.range))].map(({ row, col }) => ({
+        row,
+        col,
+        code: ws.getCell(row, col).numFmt,
+      }));
+      const matched = new Map<string, boolean>();
+      if (check.matches !== undefined) {
+        const codes = [...new Set(cells.map((c) => c.code ?? ''))];
+        const answers = await Promise.all(codes.map((code) => regexTest(check.matches!, '', code)));
+        for (const [i, code] of codes.entries()) matched.set(code, answers[i]!);
+      }
+      for (const { row, col, code } of cells) {
         const ok =
           (check.numFmt === undefined || code === check.numFmt) &&
-          (check.matches === undefined || regexTest(check.matches, '', code ?? '')) &&
+          (check.matches === undefined || matched.get(code ?? '') === true) &&
           (check.category === undefined || formatCategory(code) === check.category);
         if (!ok) bad.push({ cell: cellName(row, col), numFmt: code ?? null });
       }

@@ -129,9 +129,9 @@ async function applyOne(tree: HomeTree, edit: OsEdit): Promise<void> {
       const text = Buffer.from(node.data ?? new Uint8Array()).toString('utf8');
       const source = edit.regex ? edit.find : escapeRegExp(edit.find);
       const flags = edit.all ? 'gm' : 'm';
-      if (!regexTest(source, 'm', text))
+      if (!(await regexTest(source, 'm', text)))
         throw new Error(`${edit.path} does not contain ${JSON.stringify(edit.find)}`);
-      const replaced = regexReplace(text, source, flags, edit.replace, !edit.regex);
+      const replaced = await regexReplace(text, source, flags, edit.replace, !edit.regex);
       node.data = new Uint8Array(Buffer.from(replaced, 'utf8'));
       return;
     }

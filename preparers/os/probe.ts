@@ -67,7 +67,7 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       if (bytes === undefined) return { pass: false, observed: { file: false } };
       const text = Buffer.from(bytes).toString('utf8');
       return {
-        pass: regexTest(check.pattern, check.flags, text),
+        pass: await regexTest(check.pattern, check.flags, text),
         observed: { content: excerpt(text) },
       };
     }

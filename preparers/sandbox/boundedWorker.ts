@@ -10,6 +10,11 @@ export interface Budget {
   timeoutMs: number;
   /** The worker's old-generation heap. */
   heapMb: number;
+  /**
+   * The worker thread's nice value (Linux), so a job that spins yields the CPU to the event loop on
+   * a busy machine; for jobs that are rare and small (regexes), not the per-task hot path (JSONata).
+   */
+  nice?: number;
 }
 
 const STARTUP_MS = 60_000;
@@ -17,7 +22,6 @@ const STARTUP_MS = 60_000;
 interface Live {
   worker: Worker;
   port: MessagePort;
-  signal: Int32Array;
 }
 
 interface Queued {
@@ -30,70 +34,75 @@ interface Queued {
 
 type Answer = { ok: true; value: unknown } | { ok: false; message: string };
 
+/** The message a budget breach carries: it names the job and the budget. */
+export function overBudget(
+  what: string,
+  budget: Budget,
+  detail = 'twice and was stopped',
+): BudgetExceededError {
+  return new BudgetExceededError(
+    `${what} exceeded its budget (${budget.timeoutMs} ms, ${budget.heapMb} MB heap) ${detail}`,
+  );
+}
+
 /**
  * Runs untrusted-shaped code (JSONata, regular expressions from skill specs) in a worker thread
- * with V8 resource limits, either synchronously (`call`: the caller blocks until the answer or the
- * budget) or asynchronously (`run`: jobs queue and go to the worker one at a time while this
- * thread goes on with other work). An instance is used one way or the other, never both. A
- * runaway loop is stopped by terminating the worker; an allocation bomb hits the worker's heap
- * limit and kills only the worker, never the process. The next job starts a fresh worker.
+ * with V8 resource limits. Jobs queue and go to the worker one at a time while this thread goes on
+ * with other work: nothing here blocks the calling thread, not even a worker's start-up (a frozen
+ * event loop misses Temporal heartbeats). A runaway loop is stopped by terminating the worker; an
+ * allocation bomb hits the worker's heap limit and kills only the worker, never the process. The
+ * next job starts a fresh worker. workerPool.ts runs several of these side by side.
  */
 export class BoundedWorker {
   #live: Live | undefined;
+  #starting: Promise<Live> | undefined;
   #queue: Queued[] = [];
   #busy = false;
+  /** Bumped by close(), so a worker still starting when it was called is not kept. */
+  #generation = 0;
 
   constructor(
     private readonly handler: URL,
     public budget: Budget,
   ) {}
 
+  /** Jobs that timed out once and were run again (a stalled machine, or the first half of a runaway). */
+  timeouts = 0;
+
+  /** No job out and none waiting. */
+  get idle(): boolean {
+    return !this.#busy && this.#queue.length === 0;
+  }
+
   /**
    * The budget is wall time, and a loaded machine can stall a worker thread past it on a job that
    * takes milliseconds; so a job that times out runs once more on a fresh worker before it is
    * declared over budget. A runaway loop times out twice (twice the budget, then an error).
    */
-  call(job: unknown, what: string): unknown {
-    let answer = this.#attempt(job);
-    if (answer === undefined) {
-      this.timeouts++;
-      answer = this.#attempt(job);
-    }
-    if (answer === undefined) {
-      throw this.#overBudget(what);
-    }
-    if (!answer.ok) throw new Error(answer.message);
-    return answer.value;
-  }
-
-  /**
-   * The asynchronous form of `call`, with the same budget and the same second chance: this thread
-   * is not blocked while the worker computes (a blocked worker thread of a round waited ~1–2 ms per
-   * expression on the hand-off alone, several times per task).
-   */
   run(job: unknown, what: string): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ job, what, resolve, reject, retried: false });
-      this.#pump();
+      void this.#pump();
     });
   }
 
-  #pump(): void {
+  async #pump(): Promise<void> {
     if (this.#busy) return;
     const next = this.#queue.shift();
     if (!next) {
       this.#live?.port.unref();
       return;
     }
+    this.#busy = true;
     let live: Live;
     try {
-      live = this.#live ?? this.#start();
+      live = await this.#ensure();
     } catch (err) {
+      this.#busy = false;
       next.reject(err as Error);
-      this.#pump();
+      void this.#pump();
       return;
     }
-    this.#busy = true;
     // While a job is out, the port keeps the process alive for its answer.
     live.port.ref();
     const settle = (answer: Answer) => {
@@ -102,64 +111,53 @@ export class BoundedWorker {
       this.#busy = false;
       if (answer.ok) next.resolve(answer.value);
       else next.reject(new Error(answer.message));
-      this.#pump();
+      void this.#pump();
     };
     const timer = setTimeout(() => {
       // A busy event loop can run this timer before an answer that is already waiting.
       const waiting = receiveMessageOnPort(live.port)?.message as Answer | undefined;
       if (waiting) return settle(waiting);
       live.port.off('message', settle);
-      this.#discard();
+      if (this.#live === live) this.#discard();
       this.#busy = false;
       if (!next.retried) {
         this.timeouts++;
         next.retried = true;
         this.#queue.unshift(next);
       } else {
-        next.reject(this.#overBudget(next.what));
+        next.reject(overBudget(next.what, this.budget));
       }
-      this.#pump();
+      void this.#pump();
     }, this.budget.timeoutMs);
     live.port.on('message', settle);
     live.port.postMessage(next.job);
   }
 
-  #overBudget(what: string): BudgetExceededError {
-    return new BudgetExceededError(
-      `${what} exceeded its budget (${this.budget.timeoutMs} ms, ${this.budget.heapMb} MB heap) twice and was stopped`,
-    );
+  /** Starts the worker ahead of its first job (a spare in workerPool.ts). */
+  warm(): void {
+    this.#ensure().catch(() => {});
   }
 
-  /** Jobs that timed out once and were run again (a stalled machine, or the first half of a runaway). */
-  timeouts = 0;
-
-  #attempt(job: unknown): { ok: true; value: unknown } | { ok: false; message: string } | undefined {
-    const live = this.#live ?? this.#start();
-    const before = Atomics.load(live.signal, 0);
-    live.port.postMessage(job);
-    const waited = Atomics.wait(live.signal, 0, before, this.budget.timeoutMs);
-    const answer = receiveMessageOnPort(live.port)?.message as
-      | { ok: true; value: unknown }
-      | { ok: false; message: string }
-      | undefined;
-    if (waited === 'timed-out' || !answer) {
-      this.#discard();
-      return undefined;
-    }
-    return answer;
+  #ensure(): Promise<Live> {
+    if (this.#live) return Promise.resolve(this.#live);
+    this.#starting ??= this.#start().finally(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
   }
 
-  /** Stops the worker (tests, shutdown); the next call starts another. */
+  /** Stops the worker (tests, shutdown, a new budget); the next job starts another. */
   close(): void {
+    this.#generation++;
     this.#discard();
   }
 
-  #start(): Live {
+  /** Starts a worker and waits, without blocking, for its handler to load. */
+  #start(): Promise<Live> {
+    const generation = this.#generation;
     const { port1, port2 } = new MessageChannel();
-    const flag = new SharedArrayBuffer(4);
-    const signal = new Int32Array(flag);
     const worker = new Worker(new URL('./host.mjs', import.meta.url), {
-      workerData: { handler: this.handler.href, port: port2, flag },
+      workerData: { handler: this.handler.href, port: port2, nice: this.budget.nice ?? 0 },
       transferList: [port2],
       resourceLimits: {
         maxOldGenerationSizeMb: this.budget.heapMb,
@@ -174,13 +172,31 @@ export class BoundedWorker {
     worker.unref();
     // A terminated or out-of-memory worker reports here; the caller already saw the budget error.
     worker.on('error', () => {});
-    port1.unref();
-    if (Atomics.wait(signal, 0, 0, STARTUP_MS) === 'timed-out') {
-      void worker.terminate();
-      throw new Error(`the sandbox worker for ${this.handler.pathname} did not start`);
-    }
-    this.#live = { worker, port: port1, signal };
-    return this.#live;
+    return new Promise<Live>((resolve, reject) => {
+      const fail = (message: string) => {
+        clearTimeout(timer);
+        port1.close();
+        void worker.terminate();
+        reject(new Error(`the sandbox worker for ${this.handler.pathname} ${message}`));
+      };
+      const timer = setTimeout(() => fail('did not start'), STARTUP_MS);
+      const exited = () => fail('exited while starting');
+      worker.once('exit', exited);
+      port1.once('message', () => {
+        clearTimeout(timer);
+        worker.off('exit', exited);
+        if (generation !== this.#generation) {
+          // close() ran meanwhile (a new budget): this worker has the old limits.
+          port1.close();
+          void worker.terminate();
+          resolve(this.#start());
+          return;
+        }
+        port1.unref();
+        this.#live = { worker, port: port1 };
+        resolve(this.#live);
+      });
+    });
   }
 
   #discard(): void {

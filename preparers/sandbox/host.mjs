@@ -1,17 +1,21 @@
+import { setPriority } from 'node:os';
 import { workerData } from 'node:worker_threads';
 
 /**
- * The worker side of a bounded call (boundedWorker.ts): loads the handler module named by its
- * creator, then answers one job at a time on the port, waking the blocked caller through the
- * shared flag. Plain JavaScript, so a worker starts without a TypeScript loader.
+ * The worker side of a bounded job (boundedWorker.ts): loads the handler module named by its
+ * creator, says it is ready, then answers one job at a time on the port. Plain JavaScript, so a
+ * worker starts without a TypeScript loader.
  */
-const { handler, port, flag } = workerData;
-const signal = new Int32Array(flag);
+const { handler, port, nice } = workerData;
 const mod = await import(handler);
-
-function wake() {
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
+// On Linux the nice value is per thread (pid 0 = this thread), so a runaway job yields the CPU to
+// the process's event loop; elsewhere it would renice the whole process, so it is left alone.
+if (nice > 0 && process.platform === 'linux') {
+  try {
+    setPriority(0, nice);
+  } catch {
+    // Not permitted here: the job runs at the process's priority.
+  }
 }
 
 port.on('message', async (job) => {
@@ -20,6 +24,5 @@ port.on('message', async (job) => {
   } catch (err) {
     port.postMessage({ ok: false, message: err instanceof Error ? err.message : String(err) });
   }
-  wake();
 });
-wake();
+port.postMessage({ ready: true });

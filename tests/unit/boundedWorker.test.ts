@@ -13,17 +13,20 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('a job stalled once past its budget is run again on a fresh worker and answers', () => {
-  const answer = sandbox.call({ marker: path.join(dir, 'once'), stallMs: 1_000, answer: 42 }, 'job once');
+test('a job stalled once past its budget is run again on a fresh worker and answers', async () => {
+  const answer = await sandbox.run(
+    { marker: path.join(dir, 'once'), stallMs: 1_000, answer: 42 },
+    'job once',
+  );
   assert.equal(answer, 42);
   assert.equal(sandbox.timeouts, 1);
 });
 
-test('a job over budget on both runs is stopped with the reason', () => {
+test('a job over budget on both runs is stopped with the reason', async () => {
   // The marker is a directory path that cannot be created, so every run stalls.
   const marker = path.join(dir, 'missing', 'never');
-  assert.throws(
-    () => sandbox.call({ marker, stallMs: 1_000, answer: 1 }, 'job always'),
+  await assert.rejects(
+    sandbox.run({ marker, stallMs: 1_000, answer: 1 }, 'job always'),
     (err: Error) =>
       err instanceof BudgetExceededError &&
       /job always exceeded its budget \(300 ms, 32 MB heap\) twice/.test(err.message),

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { applyOs } from '../../preparers/os/apply.ts';
+import { preparers, probeCheck } from '../../preparers/registry.ts';
+import { regexPool, setRegexBudget } from '../../preparers/sandbox/regex.ts';
+import { withSandboxScope } from '../../preparers/sandbox/workerPool.ts';
+
+/**
+ * Issue 31, item 2: ten backtracking regex checks in one task used to freeze the calling thread
+ * (~88 s, heartbeats missed). They now run in a pool of workers: this thread keeps its timers, an
+ * unrelated task's check answers while they run, and each of them fails with its budget.
+ */
+const BUDGET = { timeoutMs: 1000, heapMb: 64 };
+setRegexBudget(BUDGET);
+after(() => regexPool.close());
+
+/** Ten different patterns, so each one is really run (a scope does not rerun a pattern that broke its budget). */
+const RUNAWAY = Array.from({ length: 10 }, (_, i) => `^(a+)+${'b'.repeat(i)}$`);
+const matches = (pattern: string) => ({
+  kind: 'os.content_matches',
+  path: 'notes/x.txt',
+  pattern,
+  flags: '',
+});
+
+describe('untrusted regexes run in a worker pool', () => {
+  test('ten runaway checks fail with their budget while heartbeats tick and another task finishes', async () => {
+    const files = await preparers.os.build('notes', {
+      entries: [{ path: 'notes/x.txt', content: `${'a'.repeat(40)}!` }],
+    });
+    let last = performance.now();
+    let maxGap = 0;
+    let ticks = 0;
+    const heartbeat = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      ticks++;
+    }, 20);
+    let badSettled = 0;
+    let otherMs = 0;
+    let peakWorkers = 0;
+    const watch = setInterval(() => {
+      peakWorkers = Math.max(peakWorkers, regexPool.workers);
+    }, 10);
+    try {
+      // As activities/prepare probes a task's checks: all at once, in the task's scope.
+      const bad = withSandboxScope(() =>
+        Promise.all(
+          RUNAWAY.map((p) =>
+            probeCheck(files, matches(p)).finally(() => {
+              badSettled++;
+            }),
+          ),
+        ),
+      );
+      // Another task arrives once the runaway ones hold every worker.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const asked = performance.now();
+      const other = await withSandboxScope(() => probeCheck(files, matches('^a+!$')));
+      otherMs = performance.now() - asked;
+      assert.deepEqual(other, { pass: true, observed: { content: `${'a'.repeat(40)}!` } });
+      assert.equal(badSettled, 0, 'the other task answered while every runaway check was still running');
+
+      const results = await bad;
+      for (const [i, r] of results.entries()) {
+        assert.equal(r.pass, false);
+        const error = (r.observed as { error: string }).error;
+        const source = RUNAWAY[i]!.replace(/[$()+^]/g, '\\$&');
+        assert.match(
+          error,
+          new RegExp(
+            `^regular expression /${source}/ exceeded its budget \\(1000 ms, 64 MB heap\\) twice and was stopped$`,
+          ),
+        );
+      }
+      // The same pattern again in the same task is not given another two budgets.
+      const again = await withSandboxScope(async () => {
+        await probeCheck(files, matches(RUNAWAY[0]!));
+        return probeCheck(files, matches(RUNAWAY[0]!));
+      });
+      assert.match(
+        (again.observed as { error: string }).error,
+        /exceeded its budget \(1000 ms, 64 MB heap\) earlier in this task and was not run again/,
+      );
+    } finally {
+      clearInterval(heartbeat);
+      clearInterval(watch);
+    }
+    const { size, extra } = regexPool.shape;
+    assert.ok(peakWorkers <= size + extra, `${peakWorkers} workers at most (size ${size} + ${extra} extra)`);
+    assert.ok(ticks > 50, `${ticks} heartbeats`);
+    console.log(
+      `heartbeat: ${ticks} ticks, largest gap ${maxGap.toFixed(0)} ms; the other task's check took ${otherMs.toFixed(0)} ms; peak workers ${peakWorkers}`,
+    );
+    // The point of the pool: the event loop never waits on a regex. A regex run on this thread would
+    // stall it for two budgets (2000 ms); the bound leaves room for a busy 2-core test machine.
+    assert.ok(maxGap < 500, `largest heartbeat gap ${maxGap.toFixed(0)} ms`);
+  });
+
+  test('an oracle edit with a runaway regex fails its edit with the reason', async () => {
+    const files = await preparers.os.build('notes', {
+      entries: [{ path: 'notes/x.txt', content: `${'a'.repeat(40)}!` }],
+    });
+    await assert.rejects(
+      applyOs(files, [
+        {
+          op: 'os.replace_in_file',
+          path: 'notes/x.txt',
+          find: '^(a|aa)+$',
+          replace: 'z',
+          regex: true,
+          all: false,
+        },
+      ]),
+      /edit 0 \(os\.replace_in_file\): regular expression \/\^\(a\|aa\)\+\$\/m exceeded its budget \(1000 ms, 64 MB heap\)/,
+    );
+    const ok = await applyOs(files, [
+      {
+        op: 'os.replace_in_file',
+        path: 'notes/x.txt',
+        find: 'a+!',
+        replace: 'done',
+        regex: true,
+        all: false,
+      },
+    ]);
+    assert.equal(Buffer.from(ok['notes/x.txt']!).toString('utf8'), 'done');
+  });
+});
