@@ -25,6 +25,7 @@ import {
   proposalPrompt,
   proposalSystem,
 } from '../taxonomy/expansion/prompts.ts';
+import { secondGateReasons } from '../taxonomy/expansion/secondGate.ts';
 import { staticCheck } from '../taxonomy/expansion/staticCheck.ts';
 import { type ExpansionTarget, expansionTargets } from '../taxonomy/expansion/targets.ts';
 import { roundStats } from '../taxonomy/stats.ts';
@@ -46,6 +47,8 @@ export interface ExpansionSummary {
   taxonomyVersion: number;
   proposals: number;
   adopted: string[];
+  /** Each adopted skill with the gates it passed. */
+  adoptions: { skillId: string; passed: string }[];
   rejected: { skillId: string | null; reason: string }[];
   retired: string[];
   promoted: string[];
@@ -65,6 +68,20 @@ const GATE_TASKS = 3;
 
 export function gateRoundId(runId: string, position: number): string {
   return `gate-${runId}-${position}`;
+}
+
+/**
+ * The second dry run of a candidate that writes application configuration or runs its own
+ * regexes (taxonomy/expansion/secondGate.ts). It is a round of its own with a new seed, so it
+ * draws other parameters and content (no answer comes from the response cache, no per-process
+ * memo keyed by the first round applies), and it starts only after the first round has finished,
+ * so its tasks are fresh activity executions on whichever worker processes poll then — with more
+ * than one prepare/llm worker, typically not the ones that ran the first. Temporal routes by queue,
+ * not by process, so "another process" cannot be forced without a queue per gate; the nearest real
+ * thing is an independent, later run through the same full verification.
+ */
+export function secondGateRoundId(runId: string, position: number): string {
+  return `gate2-${runId}-${position}`;
 }
 
 /** Proposals of one target take positions target·SLOT … target·SLOT + 3. */
@@ -191,6 +208,9 @@ export function createExpansionActivities(deps: ActivityDeps) {
       taxonomyVersion: version,
       proposals: rows.length,
       adopted: adopted.map((a) => a.skillId),
+      adoptions: rows
+        .filter((r) => r.status === 'adopted' && r.skillId)
+        .map((r) => ({ skillId: r.skillId!, passed: r.reason ?? '' })),
       rejected: rows
         .filter((r) => r.status === 'rejected')
         .map((r) => ({ skillId: r.skillId, reason: r.reason ?? '' })),
@@ -213,6 +233,32 @@ export function createExpansionActivities(deps: ActivityDeps) {
       .where(eq(expansionRuns.id, runId));
   }
 
+  /** Records a dry-run round of `GATE_TASKS` tasks for a candidate version (idempotent by round id). */
+  async function recordDryRun(
+    roundId: string,
+    seed: number,
+    skillId: string,
+    specVersion: number,
+    tx: Pick<Database['db'], 'insert'> = database.db,
+  ): Promise<GateRound> {
+    await tx
+      .insert(rounds)
+      .values({
+        id: roundId,
+        status: 'running',
+        kind: 'dry_run',
+        seed,
+        settings: roundSettingsSchema.parse({ tasksPerSkill: GATE_TASKS, window: 1, taskConcurrency: 1 }),
+        workflowId: `expansion-gate:${roundId}`,
+      })
+      .onConflictDoNothing();
+    await tx
+      .insert(roundSkills)
+      .values({ roundId, position: 0, skillId, specVersion, tasks: GATE_TASKS })
+      .onConflictDoNothing();
+    return { roundId, skillId, specVersion, tasks: GATE_TASKS };
+  }
+
   /**
    * Opens the dry-run half of the gate: records the authored spec as a candidate version and a
    * `dry_run` round of 3 tasks for it, which the expansion workflow then runs as an ordinary child
@@ -226,43 +272,44 @@ export function createExpansionActivities(deps: ActivityDeps) {
       return { roundId, skillId: row.skillId!, specVersion: row.specVersion, tasks: GATE_TASKS };
     const { spec } = parseSpec(row.specText!, `proposal ${row.skillId}`);
     const specVersion = await deps.specs.put(spec, 'expansion', runId, 'candidate');
-    await database.db.transaction(async (tx) => {
-      await tx
-        .insert(rounds)
-        .values({
-          id: roundId,
-          status: 'running',
-          kind: 'dry_run',
-          seed: deriveSeed(runId, spec.id, 'gate'),
-          settings: roundSettingsSchema.parse({ tasksPerSkill: GATE_TASKS, window: 1, taskConcurrency: 1 }),
-          workflowId: `expansion-gate:${roundId}`,
-        })
-        .onConflictDoNothing();
-      await tx
-        .insert(roundSkills)
-        .values({ roundId, position: 0, skillId: spec.id, specVersion, tasks: GATE_TASKS })
-        .onConflictDoNothing();
+    return database.db.transaction(async (tx) => {
+      const gate = await recordDryRun(roundId, deriveSeed(runId, spec.id, 'gate'), spec.id, specVersion, tx);
       await tx
         .update(expansionProposals)
         .set({ specVersion, dryRunRoundId: roundId })
         .where(and(eq(expansionProposals.expansionRunId, runId), eq(expansionProposals.position, position)));
+      return gate;
     });
-    return { roundId, skillId: spec.id, specVersion, tasks: GATE_TASKS };
   }
 
-  /** Closes the gate: every task of the dry-run round must be accepted, else the candidate is retired. */
-  async function closeGate(runId: string, position: number): Promise<{ adopted: boolean }> {
+  /**
+   * Closes the dry run `roundId` (default: the first): every task must be accepted, else the
+   * candidate is rejected and retired. After the first, a candidate that writes application
+   * configuration or runs its own regexes gets a second dry run (`next`, see secondGateRoundId);
+   * the workflow runs it and closes the gate again with its round id. Adoption records the gates
+   * passed. Idempotent: a retried close of the first round returns the same `next`.
+   */
+  async function closeGate(
+    runId: string,
+    position: number,
+    roundId?: string,
+  ): Promise<{ adopted: boolean; next?: GateRound }> {
     const row = await proposalRow(database, runId, position);
     if (row.status !== 'authored') return { adopted: row.status === 'adopted' };
-    const roundId = row.dryRunRoundId!;
+    const first = row.dryRunRoundId!;
+    const ran = roundId ?? first;
+    const secondId = secondGateRoundId(runId, position);
+    if (ran !== first && ran !== secondId)
+      throw new Error(`round ${ran} is not a gate of proposal ${position}`);
+    const isSecond = ran === secondId;
     // The dry run's authoring and judge calls are this expansion's spend too.
-    await database.db.update(llmCalls).set({ expansionRunId: runId }).where(eq(llmCalls.roundId, roundId));
+    await database.db.update(llmCalls).set({ expansionRunId: runId }).where(eq(llmCalls.roundId, ran));
     const taskRows = await database.db
       .select()
       .from(tasks)
-      .where(eq(tasks.roundId, roundId))
+      .where(eq(tasks.roundId, ran))
       .orderBy(asc(tasks.taskIndex));
-    await finishRound(roundId, 'completed');
+    await finishRound(ran, 'completed');
     const failures = taskRows
       .map((t) =>
         t.status === 'accepted'
@@ -271,26 +318,42 @@ export function createExpansionActivities(deps: ActivityDeps) {
       )
       .filter(Boolean);
     if (taskRows.length < GATE_TASKS) failures.push(`${GATE_TASKS - taskRows.length} task(s) never ran`);
-    if (failures.length === 0) {
-      await decide(database, runId, position, { status: 'adopted' });
-      return { adopted: true };
+    if (failures.length > 0) {
+      await decide(database, runId, position, {
+        status: 'rejected',
+        reason: `${isSecond ? 'second dry run' : 'dry run'} failed: ${failures.join('; ')}`.slice(0, 4000),
+      });
+      // A spec that failed its gate must not be picked up by rounds that select every non-retired skill.
+      await database.db
+        .update(skills)
+        .set({ status: 'retired' })
+        .where(
+          and(
+            eq(skills.id, row.skillId!),
+            eq(skills.currentVersion, row.specVersion!),
+            eq(skills.status, 'candidate'),
+          ),
+        );
+      return { adopted: false };
     }
+    const { spec } = parseSpec(row.specText!, `proposal ${row.skillId}`);
+    const needs = secondGateReasons(spec);
+    if (!isSecond && needs.length > 0) {
+      const seed = deriveSeed(runId, spec.id, 'gate-2');
+      return { adopted: false, next: await recordDryRun(secondId, seed, spec.id, row.specVersion!) };
+    }
+    const passed = [
+      'static rules (schema, launchers, start-up paths, application profiles, expressions)',
+      `dry run ${first} (${GATE_TASKS}/${GATE_TASKS} accepted)`,
+      isSecond
+        ? `second dry run ${secondId} with a new seed (${GATE_TASKS}/${GATE_TASKS} accepted), needed because it ${needs.join('; ')}`
+        : 'no second dry run needed (writes no application configuration, runs no regex of its own)',
+    ];
     await decide(database, runId, position, {
-      status: 'rejected',
-      reason: `dry run failed: ${failures.join('; ')}`.slice(0, 4000),
+      status: 'adopted',
+      reason: `passed: ${passed.join('; ')}`.slice(0, 4000),
     });
-    // A spec that failed its gate must not be picked up by rounds that select every non-retired skill.
-    await database.db
-      .update(skills)
-      .set({ status: 'retired' })
-      .where(
-        and(
-          eq(skills.id, row.skillId!),
-          eq(skills.currentVersion, row.specVersion!),
-          eq(skills.status, 'candidate'),
-        ),
-      );
-    return { adopted: false };
+    return { adopted: true };
   }
 
   return { planExpansion, finishExpansion, failExpansion, openGate, closeGate };

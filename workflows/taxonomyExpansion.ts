@@ -22,7 +22,8 @@ const bounded = outageRetry;
 /**
  * One taxonomy expansion: from a round's statistics pick the skills to work on, ask the proposer
  * for each, let the author write each proposed spec, gate it (static checks, then a 3-task dry-run
- * round run by a child skill workflow through the full verification), and record the new taxonomy version with the adopted candidates.
+ * round run by a child skill workflow through the full verification, and a second such round with
+ * a new seed for a spec that writes application configuration or runs its own regexes), and record the new taxonomy version with the adopted candidates.
  * Every step is an idempotent activity keyed by (run, proposal), so a retry never doubles work.
  */
 export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<ExpansionSummary> {
@@ -46,9 +47,15 @@ export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<
       for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
         const authored = await llm.authorProposal(input.runId, p, plan.baseVersion);
         if (!authored.ok) continue;
-        // The dry-run half of the gate is an ordinary skill workflow on the real queues.
-        const gateRound = await local.openGate(input.runId, p);
-        if (gateRound) {
+        // The dry-run half of the gate is an ordinary skill workflow on the real queues; a
+        // candidate that writes application configuration or runs its own regexes gets a
+        // second one with a new seed once the first passed (closeGate answers with `next`).
+        let gateRound = await local.openGate(input.runId, p);
+        for (;;) {
+          if (!gateRound) {
+            await local.closeGate(input.runId, p);
+            break;
+          }
           await executeChild(skillWorkflow, {
             workflowId: skillWorkflowId(gateRound.roundId, gateRound.skillId),
             taskQueue: input.queues.prepare,
@@ -64,8 +71,10 @@ export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<
               },
             ],
           });
+          const closed = await local.closeGate(input.runId, p, gateRound.roundId);
+          if (!closed.next) break;
+          gateRound = closed.next;
         }
-        await local.closeGate(input.runId, p);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));

@@ -137,7 +137,10 @@ export function register(program: Command): void {
         process.stdout.write(
           `taxonomy version ${s.baseVersion} → ${s.taxonomyVersion}: ${s.proposals} proposals, ${s.adopted.length} adopted, ${s.rejected.length} rejected, ${s.retired.length} retired, ${s.promoted.length} promoted; ${s.tokens} tokens, $${s.usd.toFixed(4)}\n`,
         );
-        for (const id of s.adopted) process.stdout.write(`  adopted  ${id}\n`);
+        for (const id of s.adopted) {
+          const passed = s.adoptions?.find((a) => a.skillId === id)?.passed;
+          process.stdout.write(`  adopted  ${id}${passed ? `: ${passed}` : ''}\n`);
+        }
         for (const r of s.rejected)
           process.stdout.write(`  rejected ${r.skillId ?? '-'}: ${r.reason.split('\n')[0]}\n`);
         for (const id of s.retired) process.stdout.write(`  retired  ${id}\n`);

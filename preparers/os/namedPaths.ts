@@ -24,6 +24,12 @@ function entryOf(e: Record<string, unknown>): ProfileEntry {
 export function osNamedPaths(_target: string, doc: unknown): NamedPath[] {
   const out: NamedPath[] = [];
   const { entries, archives } = record(doc);
+  // A list computed by a template names its paths only at run time: reported as the template.
+  for (const [key, list] of [
+    ['entries', entries],
+    ['archives', archives],
+  ] as const)
+    if (typeof list === 'string') out.push({ where: `doc.${key}`, path: list, entry: { type: 'file' } });
   if (Array.isArray(entries))
     entries.forEach((raw, i) => {
       const e = record(raw);
