@@ -758,6 +758,20 @@ def calc_range_sorted(env, ws, c):
     return len(keys) > 0, {'rows': len(keys), 'column': keys[:20]}
 
 
+def json_key(values):
+    """A row's values as a dict key with JSON.stringify's equality (the probe's key): numbers by value
+    (1 and 1.0, 0 and -0 alike), booleans apart from numbers."""
+    def one(v):
+        if isinstance(v, bool):
+            return ('b', v)
+        if is_num(v):
+            return ('n', v + 0.0)
+        if isinstance(v, (list, dict)):
+            return ('j', json.dumps(v, sort_keys=True))
+        return ('v', v)
+    return tuple(one(v) for v in values)
+
+
 @kind('calc.no_duplicates')
 @on_sheet
 def calc_no_duplicates(env, ws, c):
@@ -768,9 +782,10 @@ def calc_no_duplicates(env, ws, c):
     rows = table_rows(ws, r, header)
     for i, row in enumerate(rows):
         vals = [row[x] if 0 <= x < len(row) else None for x in cols] if cols else row
-        key = json.dumps([js_trim(v).lower() if isinstance(v, str) else v for v in vals])
+        folded = [js_trim(v).lower() if isinstance(v, str) else v for v in vals]
+        key = json_key(folded)
         if key in seen:
-            return False, {'duplicate': json.loads(key),
+            return False, {'duplicate': folded,
                            'rows': [x + r[0] + (1 if header else 0) for x in (seen[key], i)]}
         seen[key] = i
     return True, {'rows': len(rows)}
