@@ -5,8 +5,17 @@ import type { FileMap } from '../preparers/types.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
 import { recordNodeRuns, rejectTask } from './taskRecords.ts';
-import { contentTypeOf, fetchFiles, loadState, type StoredFile, saveState } from './taskState.ts';
+import {
+  contentTypeOf,
+  fetchFiles,
+  loadContext,
+  loadState,
+  type StoredFile,
+  saveState,
+  type TaskState,
+} from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
+import { exportGate } from './verify/exportGate.ts';
 
 /**
  * Verification step 4, on the office queue (hosts with LibreOffice): the initial and solved office
@@ -64,6 +73,38 @@ export async function officeRoundTrip(
   return { problems, saved, office };
 }
 
+/**
+ * The export gate on the states LibreOffice saved: the shipped evaluator must fail the resaved
+ * initial state and pass the resaved oracle, as it does on our own files (prepare stage).
+ */
+async function gateResaved(
+  deps: ActivityDeps,
+  task: TaskRef,
+  state: TaskState,
+  files: { initial: FileMap; solved: FileMap },
+  saved: { initial: FileMap; solved: FileMap },
+  checks: { kind: string }[],
+): Promise<string[]> {
+  const [{ spec }, ctx, archive] = await Promise.all([
+    deps.specs.get(task.skillId, task.specVersion),
+    loadContext(deps.store, task.taskId),
+    state.profileArchive ? deps.store.getObject(state.profileArchive.key) : undefined,
+  ]);
+  const bytes = new Map<string, Uint8Array>();
+  for (const role of ['initial', 'solved'] as const)
+    for (const [p, f] of Object.entries(state[role])) bytes.set(f.key, files[role][p]!);
+  if (state.profileArchive && archive) bytes.set(state.profileArchive.key, archive);
+  const [initialNow, solvedNow] = await Promise.all([
+    probeAll(saved.initial, checks),
+    probeAll(saved.solved, checks),
+  ]);
+  const gate = await exportGate({ spec, ctx, state, bytes }, [
+    { name: 'initial as LibreOffice saved it', files: saved.initial, expect: 'fail', probes: initialNow },
+    { name: 'oracle as LibreOffice saved it', files: saved.solved, expect: 'pass', probes: solvedNow },
+  ]);
+  return gate.ok ? [] : [gate.detail];
+}
+
 export function createOfficeActivities(deps: ActivityDeps) {
   async function officeVerify(task: TaskRef): Promise<StepResult> {
     const started = performance.now();
@@ -77,6 +118,20 @@ export function createOfficeActivities(deps: ActivityDeps) {
       state.checks,
       state.verdicts,
     );
+    const mismatch =
+      problems.length === 0
+        ? await gateResaved(deps, task, state, { initial, solved }, saved, state.checks)
+        : [];
+    if (mismatch.length > 0) {
+      const durationMs = performance.now() - started;
+      return rejectTask(deps.database, task, {
+        reason: 'export_mismatch',
+        node: 'verify_export',
+        detail: mismatch.join('; '),
+        kind: 'verify',
+        durationMs,
+      });
+    }
     const durationMs = performance.now() - started;
     if (problems.length > 0) {
       const detail = problems.join('; ');

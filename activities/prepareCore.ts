@@ -145,7 +145,7 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
       appOf: (path) => appOf.get(path) ?? appOfPath(path),
     }),
     [
-      { name: 'initial', files: initial, expect: 'fail', probes: before },
+      { name: 'initial', files: initial, expect: 'fail', probes: before, played: true },
       { name: 'oracle', files: solved, expect: 'pass', probes: after },
       ...proof.wrongStates.map((w) => ({
         name: `wrong solution "${w.name}"`,

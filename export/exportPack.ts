@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { canonicalJson, canonicalJsonLine } from '../infra/canonicalJson.ts';
 import type { Database } from '../infra/db/client.ts';
 import { requireRoundId } from '../infra/db/queries/known.ts';
-import { CHECKER_FILE, checkerSource } from '../preparers/checker/assemble.ts';
-import { urlPath } from '../taskpack/setupScript.ts';
 import { packageRevision } from '../taskpack/revision.ts';
+import { urlPath } from '../taskpack/setupScript.ts';
 import { parseTaskPackage, type TaskPackage } from '../taskpack/taskPackage.ts';
-import { type CheckEvaluator, type FileLocator, type OsworldContext, toOsworldTask } from './osworld/task.ts';
+import { osworldPackContext } from './osworld/packContext.ts';
+import { type CheckEvaluator, toOsworldTask } from './osworld/task.ts';
 import { openSink, type PackSink } from './sink.ts';
 import { countPackages, iteratePackages, type PackObjectStore } from './source.ts';
 
@@ -114,38 +114,21 @@ export async function exportPack(
           ? `${opts.baseUrl.replace(/\/+$/, '')}/${urlPath(key)}`
           : deps.store.presignedGetUrl(key, opts.urlExpirySeconds);
       if (opts.format === 'osworld' && sink) {
-        const locate = async (key: string, vmPath: string, packPath: string): Promise<FileLocator> => {
-          if (opts.files === 'url') return { url: await url(key) };
-          const artifact = pkg.artifacts.find((a) => a.key === key && a.vmPath === vmPath);
-          if (!artifact) throw new Error(`task ${pkg.id} refers to ${key}, which is not among its artifacts`);
-          await ship(packPath, key, artifact.sha256);
-          return { packPath };
-        };
-        const ctx: OsworldContext = {
-          initialFile: (key, vmPath) => locate(key, vmPath, `evaluation_examples/files/${pkg.id}/${vmPath}`),
-          // OSWorld resolves cache_file under cache/<task id>/, so the pack ships gold files there.
-          goldFile: async (key, vmPath) => {
-            const where = await locate(key, vmPath, `cache/${pkg.id}/gold/${vmPath}`);
-            return 'url' in where ? where : { packPath: `gold/${vmPath}` };
+        const ctx = osworldPackContext(pkg, {
+          artifact: async (key, sha256, packPath) => {
+            if (opts.files === 'url') return { url: await url(key) };
+            await ship(packPath, key, sha256);
+            return { packPath };
           },
-          // The checker ships once per pack; each task ships its own checks beside its files.
-          checkerFiles: async (checksJson) => {
-            const checker = `evaluation_examples/files/cua-forge/${CHECKER_FILE}`;
-            if (!shipped.has(checker)) {
-              const { text, sha256 } = checkerSource();
-              const bytes = Buffer.from(text, 'utf8');
-              await sink.addFile(checker, bytes);
-              shipped.set(checker, { sha256, size: bytes.byteLength });
-            }
-            const checks = `evaluation_examples/files/${pkg.id}/cua-forge/checks.json`;
-            await sink.addFile(checks, checksJson);
-            shipped.set(checks, {
-              sha256: createHash('sha256').update(checksJson).digest('hex'),
-              size: checksJson.byteLength,
+          file: async (packPath, bytes) => {
+            if (shipped.has(packPath)) return;
+            await sink.addFile(packPath, bytes);
+            shipped.set(packPath, {
+              sha256: createHash('sha256').update(bytes).digest('hex'),
+              size: bytes.byteLength,
             });
-            return { checker: { packPath: checker }, checks: { packPath: checks } };
           },
-        };
+        });
         const result = await toOsworldTask(pkg, ctx);
         if (result.ok) {
           report.evaluators?.push({ taskId: pkg.id, checks: result.evaluators });
@@ -153,7 +136,7 @@ export async function exportPack(
             report.byEvaluator![e.evaluator] = (report.byEvaluator![e.evaluator] ?? 0) + 1;
           await sink.addFile(
             `evaluation_examples/examples/${result.domain}/${pkg.id}.json`,
-            encode(canonicalJson(result.task)),
+            encode(osworldExampleText(result.task)),
           );
           index.set(result.domain, [...(index.get(result.domain) ?? []), pkg.id]);
           for (const m of pkg.provenance.models) models.add(m);
@@ -171,7 +154,7 @@ export async function exportPack(
           } else uri.url = await url(a.key);
           artifacts.push({ ...a, uri });
         }
-        await spool.write(canonicalJsonLine(jsonlRecord(pkg, artifacts)));
+        await spool.write(jsonlLine(pkg, artifacts));
         for (const m of pkg.provenance.models) models.add(m);
         report.exported++;
       }
@@ -192,10 +175,12 @@ export async function exportPack(
   }
 }
 
-/** One record of tasks.jsonl: the package with its artifacts located, and its revision. */
-function jsonlRecord(pkg: TaskPackage, artifacts: unknown[]) {
-  return { ...pkg, artifacts, revision: packageRevision(pkg) };
-}
+/** An OSWorld example file's text, as the pack holds it (the export gate grades these bytes too). */
+export const osworldExampleText = (task: Record<string, unknown>) => canonicalJson(task);
+
+/** One line of tasks.jsonl: the package with its artifacts located, and its revision. */
+export const jsonlLine = (pkg: TaskPackage, artifacts: unknown[]) =>
+  canonicalJsonLine({ ...pkg, artifacts, revision: packageRevision(pkg) });
 
 async function finishPack(
   sink: PackSink,

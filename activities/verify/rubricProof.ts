@@ -26,6 +26,8 @@ export type RubricProof =
       stats: RubricStats;
       /** Verification steps passed, in order (node ids for the task's node runs). */
       passed: string[];
+      /** Every wrong solution tried, with its files and the probes' verdicts (for the export gate). */
+      wrongStates: { name: string; files: FileMap; probes: ProbeResult[] }[];
     }
   | { ok: false; reason: string; node: string; detail: string; stats?: RubricStats };
 
@@ -97,6 +99,7 @@ export async function proveRubric(
     };
 
   const verdicts: WrongVerdict[] = [];
+  const wrongStates: { name: string; files: FileMap; probes: ProbeResult[] }[] = [];
   const tried = (await wrongSolutions(initial, m.edits, m.wrong, m.prepares)).filter(
     (w) => !(w.generic && m.genericOk.includes(w.name)),
   );
@@ -109,6 +112,7 @@ export async function proveRubric(
         detail: `wrong solution "${w.name}" cannot be applied: ${w.error}`,
       };
     const results = await probeAll(w.files, checks);
+    wrongStates.push({ name: w.name, files: w.files, probes: results });
     const caught = results.flatMap((r, i) => (r.pass ? [] : [checks[i]!.kind]));
     verdicts.push({
       name: w.name,
@@ -143,5 +147,6 @@ export async function proveRubric(
     after,
     stats,
     passed: ['verify_initial_fails', 'verify_solved_passes', 'verify_wrong_fails'],
+    wrongStates,
   };
 }

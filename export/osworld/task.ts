@@ -65,10 +65,10 @@ const stagingOf = (kind: string): AppStaging | undefined =>
   (preparers as Record<string, { staging: AppStaging } | undefined>)[kind.split('.')[0] ?? '']?.staging;
 
 /**
- * Builds the OSWorld task JSON. A check with a faithful OSWorld metric keeps it; every other check
- * (no faithful metric, or no gold copy for the metric to compare with) goes to the portable checker,
- * which the config uploads with the task's checks and the evaluator runs through `vm_command_line`,
- * expecting `PASS`. All calls are combined with `conj: and`.
+ * Builds the OSWorld task JSON. Every check goes to the portable checker, which the config uploads
+ * with the task's checks and the evaluator runs through `vm_command_line`, expecting `PASS`; a check
+ * with a faithful OSWorld metric is graded by that metric as well. All calls are combined with
+ * `conj: and`.
  */
 export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Promise<OsworldResult> {
   if (pkg.expected === 'infeasible') return infeasibleTask(pkg, ctx);
@@ -81,10 +81,13 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   const comparisons = new Map<string, GoldComparison>();
   const goldOf = (file: string) => pkg.artifacts.find((a) => a.role === 'solved' && a.vmPath === file);
   const toChecker = (check: RubricCheck, reason: string) => {
-    checkerChecks.push(check);
     evaluators.push({ kind: check.kind, evaluator: CHECKER_EVALUATOR, reason });
   };
   for (const check of pkg.rubric.checks) {
+    // The checker grades every check, the mapped ones too: OSWorld's metric then adds its own
+    // verdict (conj "and"), and the task's proof (initial fails, oracle passes, wrong solutions
+    // fail) holds for the shipped evaluator even where a metric alone would not see the change.
+    checkerChecks.push(check);
     const m = mapCheck(check);
     if (!m.ok) toChecker(check, m.reason);
     else if (m.app === 'calc') {

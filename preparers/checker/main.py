@@ -13,6 +13,36 @@ def evaluate(env, check):
         return False, {'error': str(e)}
 
 
+def verdict_line(env, checks):
+    """What the harness's command prints: PASS, or the first failing check (no newline: OSWorld's
+    exact_match compares the command's whole stdout)."""
+    for i, c in enumerate(checks):
+        ok, observed = evaluate(env, c)
+        if not ok:
+            seen = json.dumps(observed, ensure_ascii=True, default=str)
+            return 'FAIL #%d %s %s' % (i + 1, c.get('kind'), seen[:400])
+    return 'PASS'
+
+
+def read_checks(path):
+    """The checks of a checks.json, or the FAIL line that says why they cannot be read."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            return json.load(f)['checks'], None
+    except Exception as e:
+        return None, 'FAIL #0 - %s' % json.dumps({'error': 'cannot read %s: %s' % (path, e)})
+
+
+def batch_job(job):
+    """One state of a batch: every check's verdict (`checks`), or the harness's line for a shipped
+    checks file read under that home (`checksFile`), exactly as the single run would print it."""
+    env = Env(job['home'])
+    if 'checksFile' in job:
+        checks, error = read_checks(job['checksFile'])
+        return error if checks is None else verdict_line(env, checks)
+    return [dict(zip(('pass', 'observed'), evaluate(env, c))) for c in job['checks']]
+
+
 def main(argv):
     args = [a for a in argv if not a.startswith('--')]
     home = os.environ.get('HOME') or os.path.expanduser('~')
@@ -23,23 +53,17 @@ def main(argv):
         print(json.dumps(sorted(KINDS)))
         return
     if '--batch' in argv:
-        # Several states in one process (the conformance test): [{"home": DIR, "checks": [...]}, ...].
+        # Several states in one process (the conformance test, the export gate): a list of jobs, see batch_job.
         with open(args[0], encoding='utf-8') as f:
             jobs = json.load(f)
-        out = []
-        for job in jobs:
-            env = Env(job['home'])
-            out.append([dict(zip(('pass', 'observed'), evaluate(env, c))) for c in job['checks']])
-        print(json.dumps(out, ensure_ascii=False, default=str))
+        print(json.dumps([batch_job(job) for job in jobs], ensure_ascii=False, default=str))
         return
     if not args:
         print('FAIL #0 - {"error": "usage: forge_check.py CHECKS.json [--home DIR] [--all]"}')
         return
-    try:
-        with open(args[0], encoding='utf-8') as f:
-            checks = json.load(f)['checks']
-    except Exception as e:
-        print('FAIL #0 - %s' % json.dumps({'error': 'cannot read %s: %s' % (args[0], e)}))
+    checks, error = read_checks(args[0])
+    if checks is None:
+        print(error)
         return
     env = Env(home)
     if '--all' in argv:
@@ -49,14 +73,7 @@ def main(argv):
             out.append({'kind': c.get('kind'), 'pass': ok, 'observed': observed})
         print(json.dumps(out, ensure_ascii=False, default=str))
         return
-    for i, c in enumerate(checks):
-        ok, observed = evaluate(env, c)
-        if not ok:
-            seen = json.dumps(observed, ensure_ascii=True, default=str)
-            # No newline: OSWorld's exact_match compares the command's whole stdout.
-            sys.stdout.write('FAIL #%d %s %s' % (i + 1, c.get('kind'), seen[:400]))
-            return
-    sys.stdout.write('PASS')
+    sys.stdout.write(verdict_line(env, checks))
 
 
 if __name__ == '__main__':
