@@ -120,11 +120,13 @@ export function createActions(deps: ActionDeps): ServerActions {
             .slice(0, 3)
             .map((e) => `line ${e.line}: ${e.message}`)
             .join('; ');
-          const more = result.errors.length > 3 ? ` (and ${result.errors.length - 3} more)` : '';
+          const n = result.errorCount;
+          const more = n > 3 ? ` (and ${n - 3} more)` : '';
+          const listed = n > result.errors.length ? `; the first ${result.errors.length} are listed` : '';
           throw new ApiError(
             400,
             'invalid_feedback',
-            `feedback not imported, ${result.errors.length} bad line${result.errors.length === 1 ? '' : 's'}: ${first}${more}`,
+            `feedback not imported, ${n} bad line${n === 1 ? '' : 's'}: ${first}${more}${listed}`,
             result.errors,
           );
         }

@@ -39,7 +39,9 @@ export function register(program: Command): void {
         if (!r.ok) {
           for (const e of r.errors)
             process.stderr.write(`${e.source ?? `${file}:${e.line}`}: ${e.message}\n`);
-          throw new Error(`${r.errors.length} bad record(s) of ${r.lines} ${what}: nothing imported`);
+          if (r.errorCount > r.errors.length)
+            process.stderr.write(`… and ${r.errorCount - r.errors.length} more\n`);
+          throw new Error(`${r.errorCount} bad record(s) of ${r.lines} ${what}: nothing imported`);
         }
         const missing =
           'missing' in r && Array.isArray(r.missing) && r.missing.length > 0

@@ -30,8 +30,34 @@ const taskRow = z.object({
 
 export type TaskSummary = Omit<z.infer<typeof taskRow>, 'cursorKey'>;
 
+/** started_at as Postgres prints timestamptz (`2026-01-02 03:04:05.123456+00`). */
+const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+
+/** A calendar date and a time of day Postgres accepts: a forged cursor would otherwise fail the query (a 500). */
+function isPgTimestamp(text: string): boolean {
+  const m = PG_TIMESTAMP.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1 &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  );
+}
+
 /** Keyset cursor: the exact started_at (as Postgres text, microseconds kept) and the id. */
-const cursorSchema = z.tuple([z.string().max(64), z.uuid()]);
+const cursorSchema = z.tuple([z.string().max(64).refine(isPgTimestamp), z.uuid()]);
 
 function decodeCursor(cursor: string): [string, string] {
   try {
