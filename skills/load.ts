@@ -6,7 +6,13 @@ import type { z } from 'zod';
 import { repoRoot } from '../infra/paths.ts';
 import { type Component, ComposeError, compositeSchema, expandComposite, isComposite } from './compose.ts';
 import { compileOutput, OutputDeclError } from './outputTypes.ts';
-import { type SkillSpec, skillSpecSchema } from './schema.ts';
+import {
+  MAX_SPEC_BYTES,
+  oversizedMessage,
+  oversizedStrings,
+  type SkillSpec,
+  skillSpecSchema,
+} from './schema.ts';
 
 export const skillsDir = path.join(repoRoot, 'skills');
 
@@ -45,6 +51,11 @@ function formatPath(p: readonly PropertyKey[]): string {
  * expanded into an ordinary spec, its steps found with `resolve`.
  */
 export function parseSpec(text: string, file: string, resolve?: ComponentResolver): LoadedSpec {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_SPEC_BYTES)
+    throw new SpecError(file, [
+      { path: '', message: `the spec is ${bytes} bytes; a spec holds at most ${MAX_SPEC_BYTES}` },
+    ]);
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -70,6 +81,17 @@ export function parseSpec(text: string, file: string, resolve?: ComponentResolve
     // e.g. an alias bomb: refused by the YAML library, reported for this file like any other problem.
     throw new SpecError(file, [{ path: '', message: (err as Error).message }]);
   }
+  // Before the schema: a huge string is named by its own path, not buried in other issues.
+  const oversized = oversizedStrings(value);
+  if (oversized.length > 0)
+    throw new SpecError(
+      file,
+      oversized.map(({ path, length }) => ({
+        path: formatPath(path),
+        line: lineOf(path),
+        message: oversizedMessage(length),
+      })),
+    );
   const composite = isComposite(value);
   if (composite) value = expandCompositeValue(value, file, lineOf, resolve);
   const parsed = skillSpecSchema.safeParse(value);

@@ -28,6 +28,36 @@ const offlineSchema = z
   .record(z.string(), z.union([candidates, levelledCandidatesSchema]))
   .describe('candidates the offline model picks from, per output field path');
 
+/**
+ * Size caps on a spec: a model-written spec is untrusted, and a 10 MB string would otherwise be
+ * stored, rendered and shipped with every task. The library's longest string is far below these.
+ */
+export const MAX_SPEC_STRING = 20_000;
+export const MAX_SPEC_BYTES = 256 * 1024;
+
+/** Every string (and key) longer than MAX_SPEC_STRING, with its path; at most `limit` of them. */
+export function oversizedStrings(value: unknown, limit = 5): { path: (string | number)[]; length: number }[] {
+  const found: { path: (string | number)[]; length: number }[] = [];
+  const walk = (v: unknown, at: (string | number)[]): void => {
+    if (found.length >= limit) return;
+    if (typeof v === 'string') {
+      if (v.length > MAX_SPEC_STRING) found.push({ path: at, length: v.length });
+    } else if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, [...at, i]);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.length > MAX_SPEC_STRING) found.push({ path: [...at, `${k.slice(0, 40)}…`], length: k.length });
+        walk(x, [...at, k]);
+      }
+    }
+  };
+  walk(value, []);
+  return found;
+}
+
+export const oversizedMessage = (length: number): string =>
+  `a string of ${length} characters; a spec string holds at most ${MAX_SPEC_STRING}`;
+
 /** True when an llm node phrases the instruction per level (one of its fields is levelled). */
 export function isLevelledNode(node: { offline: Record<string, unknown> }): boolean {
   return Object.values(node.offline).some((v) => !Array.isArray(v));
@@ -214,6 +244,9 @@ export const skillSpecSchema = z
   })
   .strict()
   .superRefine((spec, ctx) => {
+    // Specs that come from the store or an API, not through parseSpec's earlier check.
+    for (const { path, length } of oversizedStrings(spec))
+      ctx.addIssue({ code: 'custom', path, message: oversizedMessage(length) });
     const seen = new Set<string>();
     spec.nodes.forEach((node, i) => {
       const nodeScope = 'scope' in node ? node.scope : undefined;
