@@ -82,7 +82,11 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
   const onLine = (name: string, line: string, n: number) => {
     if (name === JSONL_PATH) validateJsonlLine(line, n, problems);
   };
+  // A tar can hold one name twice: extraction keeps the last, which need not be what was checked.
+  const times = new Map<string, number>();
   for await (const entry of readPack(packPath, { maxJsonBytes: MAX_JSON_BYTES, onLine })) {
+    const key = entry.name.replace(/\/+$/, '');
+    times.set(key, (times.get(key) ?? 0) + 1);
     const refused = entryProblem(entry);
     if (refused) {
       problems.push({ file: entry.name, message: refused });
@@ -140,6 +144,13 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
     }
   }
 
+  for (const [file, n] of times) {
+    if (n > 1)
+      problems.push({
+        file,
+        message: `${n} entries have this name; extracting the pack keeps only the last`,
+      });
+  }
   if (manifestText === undefined) problems.push({ file: MANIFEST_PATH, message: 'missing' });
   const manifestValue =
     manifestText === undefined ? undefined : parseJson(manifestText, MANIFEST_PATH, problems);

@@ -123,6 +123,44 @@ describe('pack validate refuses hostile packs, naming the entry and the rule', (
       assert.ok(text.includes(line), `missing "${line}" in:\n${text}`);
   });
 
+  test('an entry name that appears twice is reported, whichever copy the checks saw', async () => {
+    const task = `evaluation_examples/examples/os/${id}.json`;
+    const file = await tarGz('duplicates.tar.gz', [
+      ...skeleton(),
+      // A second task file under the same name (the one an extractor keeps), a file twice, a folder
+      // entry and a file of the same name.
+      {
+        name: task,
+        body: example((t) => {
+          t.instruction = 'Something else.';
+        }),
+      },
+      { name: 'notes/a.txt', body: 'first' },
+      { name: './notes/a.txt', body: 'second' },
+      { name: 'notes/a.txt', body: 'third' },
+      { name: 'cache/x', type: 'directory' },
+      { name: 'cache/x', body: 'x' },
+    ]);
+    const problems = await validatePack(file);
+    const duplicates = problems.filter((p) => /entries have this name/.test(p.message));
+    assert.deepEqual(
+      duplicates.map((p) => `${p.file}: ${p.message}`),
+      [
+        'cache/x: 2 entries have this name; extracting the pack keeps only the last',
+        `${task}: 2 entries have this name; extracting the pack keeps only the last`,
+        'notes/a.txt: 3 entries have this name; extracting the pack keeps only the last',
+      ],
+    );
+    // The same entries each once: no duplicate is reported.
+    const once = await validatePack(
+      await tarGz('unique.tar.gz', [...skeleton(), { name: 'notes/a.txt', body: 'x' }]),
+    );
+    assert.deepEqual(
+      once.filter((p) => /entries have this name/.test(p.message)),
+      [],
+    );
+  });
+
   test('a folder pack with a symlink to /etc and a hard link is refused too', async () => {
     const folder = path.join(dir, 'folder');
     mkdirSync(path.join(folder, 'evaluation_examples/examples/os'), { recursive: true });
