@@ -1,11 +1,13 @@
-import { BoundedWorker, BudgetExceededError } from '../preparers/sandbox/boundedWorker.ts';
+import { BudgetExceededError } from '../preparers/sandbox/boundedWorker.ts';
+import { WorkerPool } from '../preparers/sandbox/workerPool.ts';
 
 /**
  * `{{ expr }}` templates over the task context. A string that is exactly one template keeps the
  * value's type (a number, a list of rows); otherwise values are spliced into the text. `expr` is a
  * dotted path (`scenario.columns[0].name`) or any JSONata expression (`$sum(data.records.amount)`),
- * evaluated in a bounded worker (sandbox/jsonataHandler.mjs), asynchronously: a spec's expression is data, and a
- * runaway one fails its task instead of stalling or killing the process.
+ * evaluated in a pool of bounded workers (sandbox/jsonataHandler.mjs, preparers/sandbox/workerPool.ts),
+ * asynchronously: a spec's expression is data, and a runaway one fails its task instead of stalling
+ * or killing the process, or holding up other tasks' expressions.
  */
 export type Context = Record<string, unknown>;
 
@@ -17,7 +19,7 @@ const TEMPLATE = /\{\{\s*([\s\S]+?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([\s\S]+?)\s*\}\}$/;
 const SIMPLE_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*$/;
 
-export const jsonataSandbox = new BoundedWorker(new URL('./sandbox/jsonataHandler.mjs', import.meta.url), {
+export const jsonataSandbox = new WorkerPool(new URL('./sandbox/jsonataHandler.mjs', import.meta.url), {
   timeoutMs: 3_000,
   heapMb: 128,
 });
@@ -70,7 +72,7 @@ export async function evaluate(expr: string, ctx: Context): Promise<unknown> {
   try {
     // JSONata's own clock stops a loop a little before the worker is terminated, with a clearer message.
     const timeoutMs = Math.floor(jsonataSandbox.budget.timeoutMs * 0.8);
-    return await jsonataSandbox.run({ expr, ctx, timeoutMs }, `expression "${expr.slice(0, 200)}"`);
+    return await jsonataSandbox.run({ expr, ctx, timeoutMs }, `expression "${expr.slice(0, 200)}"`, expr);
   } catch (err) {
     if (err instanceof BudgetExceededError) throw new TemplateError(err.message);
     throw new TemplateError((err as Error).message);
