@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { prepareInMemory } from '../../activities/prepareCore.ts';
+import { inProcessLlm } from '../../bench/floor.ts';
 import { applyOs } from '../../preparers/os/apply.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import { regexPool, setRegexBudget } from '../../preparers/sandbox/regex.ts';
 import { withSandboxScope } from '../../preparers/sandbox/workerPool.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { authorTask } from '../../skills/run/author.ts';
+import type { SkillSpec } from '../../skills/schema.ts';
 
 /**
  * Issue 31, item 2: ten backtracking regex checks in one task used to freeze the calling thread
@@ -126,5 +131,62 @@ describe('untrusted regexes run in a worker pool', () => {
       },
     ]);
     assert.equal(Buffer.from(ok['notes/x.txt']!).toString('utf8'), 'done');
+  });
+
+  test('through the task core: a spec with ten backtracking checks is rejected while another task is prepared', async () => {
+    const exemplar = loadSkillLibrary().get('os.files.backup-copy')!.spec;
+    // The model's spec: the exemplar plus ten checks whose patterns backtrack on any line of text.
+    const hostile: SkillSpec = structuredClone({ ...exemplar, id: `${exemplar.id}-regexes` });
+    const first = hostile.rubric.checks.length;
+    for (let i = 0; i < 10; i++)
+      hostile.rubric.checks.push({
+        kind: 'os.content_matches',
+        path: '{{derived.dest}}',
+        pattern: `^(.|.)*${'Z'.repeat(i + 1)}$`,
+        flags: 's',
+      });
+    hostile.rubric.items.push({
+      text: 'The copy reads as expected.',
+      weight: 1,
+      checks: Array.from({ length: 10 }, (_, i) => first + i),
+    } as (typeof hostile.rubric.items)[number]);
+    const llm = inProcessLlm();
+    const author = async (spec: SkillSpec, seed: number) => {
+      const a = await authorTask(spec, seed, llm, { level: 'natural' });
+      assert.ok(a.ok, JSON.stringify(a));
+      return a.context;
+    };
+    const [hostileCtx, plainCtx] = await Promise.all([author(hostile, 11), author(exemplar, 12)]);
+
+    let last = performance.now();
+    let maxGap = 0;
+    const heartbeat = setInterval(() => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 20);
+    let hostileDone = false;
+    try {
+      const rejected = prepareInMemory(hostile, 'expansion', hostileCtx).finally(() => {
+        hostileDone = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const plain = await prepareInMemory(exemplar, 'file', plainCtx);
+      assert.equal(plain.ok, true, JSON.stringify(plain.ok ? '' : plain));
+      assert.equal(hostileDone, false, 'the unrelated task was prepared while the runaway one still ran');
+      const r = await rejected;
+      assert.equal(r.ok, false);
+      if (!r.ok) {
+        console.log(`rejected: ${r.reason} at ${r.node}: ${r.detail.slice(0, 300)}`);
+        assert.match(
+          r.detail,
+          /regular expression \/\^\(\.\|\.\)\*Z+\$\/s exceeded its budget \(1000 ms, 64 MB heap\)/,
+        );
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+    console.log(`task core: largest heartbeat gap ${maxGap.toFixed(0)} ms`);
+    assert.ok(maxGap < 500, `largest heartbeat gap ${maxGap.toFixed(0)} ms`);
   });
 });
