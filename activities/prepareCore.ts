@@ -156,6 +156,7 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
     ],
   );
   if (!gate.ok) return reject('export_mismatch', 'verify_export', gate.detail, stats);
+  stats.exportStates = gate.states;
   runs.push({ nodeId: 'verify_export', kind: 'verify', status: 'ok', durationMs: lap() });
   return { ok: true, m, level, initial, solved, appOf, checks, items, before, after, stats, runs };
 }

@@ -18,6 +18,7 @@ import {
   checkerRunner,
   SYSTEM_PYTHON,
 } from '../../preparers/checker/runner.ts';
+import { jsonEqual } from '../../preparers/deepEqual.ts';
 import { materializeHome } from '../../preparers/os/home.ts';
 import { osManifestOf } from '../../preparers/os/manifest.ts';
 import { packProfile } from '../../preparers/thunderbird/index.ts';
@@ -129,15 +130,19 @@ export async function exportGate(
   const pack = new Map<string, Uint8Array>();
   const rendered = await toOsworldTask(
     pkg,
-    osworldPackContext(pkg, {
-      artifact: async (key, _sha, packPath) => {
-        const b = task.bytes.get(key);
-        if (!b) throw new Error(`the package refers to ${key}, which the task does not hold`);
-        pack.set(packPath, b);
-        return { packPath };
+    osworldPackContext(
+      pkg,
+      {
+        artifact: async (key, _sha, packPath) => {
+          const b = task.bytes.get(key);
+          if (!b) throw new Error(`the package refers to ${key}, which the task does not hold`);
+          pack.set(packPath, b);
+          return { packPath };
+        },
+        file: async (packPath, b) => void pack.set(packPath, b),
       },
-      file: async (packPath, b) => void pack.set(packPath, b),
-    }),
+      runner.source,
+    ),
   );
   const record = JSON.parse(jsonlLine(pkg, pkg.artifacts)) as { rubric: { checks: unknown[] } };
   const example = rendered.ok
@@ -155,8 +160,7 @@ export async function exportGate(
     const laid = await Promise.allSettled(
       states.map(async (s, i) => {
         const home = path.join(work, `home-${i}`);
-        if (example && s.played)
-          await playConfig(example.config, home, (p) => pack.get(p));
+        if (example && s.played) await playConfig(example.config, home, (p) => pack.get(p));
         else {
           await materializeHome(home, s.files);
           if (example) await playConfig(example.config, home, (p) => pack.get(p), inCheckDir);
@@ -195,7 +199,7 @@ export async function exportGate(
           problems.push(
             `${s.name}: check #${k + 1} ${kind} is ${probe.pass ? 'pass' : 'fail'} in TypeScript and ${py?.pass ? 'pass' : 'fail'} in the shipped checker (${JSON.stringify(py?.observed).slice(0, 200)})`,
           );
-        else if (!isDeepStrictEqual(normalize(py.observed), normalize(probe.observed)))
+        else if (!jsonEqual(py.observed, probe.observed))
           problems.push(
             `${s.name}: check #${k + 1} ${kind} observes ${JSON.stringify(probe.observed).slice(0, 160)} in TypeScript and ${JSON.stringify(py.observed).slice(0, 160)} in the shipped checker`,
           );
@@ -304,6 +308,3 @@ function metricPasses(call: CommandCall, output: string): boolean {
   const exclude = (call.rules.exclude as string[] | undefined) ?? [];
   return include.every((w) => output.includes(w)) && exclude.every((w) => !output.includes(w));
 }
-
-/** Observed values as JSON carries them (undefined fields dropped, -0 as 0). */
-const normalize = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));

@@ -13,6 +13,8 @@ export interface RubricStats {
   invariantChecks: number;
   expected: 'feasible' | 'infeasible';
   wrong: WrongVerdict[];
+  /** States the export gate graded in the task's shipped form (set when it passed them all). */
+  exportStates?: number;
 }
 
 export type RubricProof =

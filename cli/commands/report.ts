@@ -38,6 +38,7 @@ export function register(program: Command): void {
           `kill rate on all proved tasks: ${pct(r.wrongKilled, r.wrongTried)}; tasks rejected because a wrong solution passed: ${r.rejectedForWrong}`,
           `invariant share of checks: ${pct(r.invariantChecks, r.checks)} (${r.invariantChecks}/${r.checks})`,
           `infeasible share of tasks: ${pct(r.infeasible, r.proved)} (${r.infeasible})`,
+          `export gate (graded as shipped): ${r.exportPassed} passed, ${r.exportMismatch} rejected as export_mismatch`,
           '',
           renderTable(
             [
@@ -48,6 +49,8 @@ export function register(program: Command): void {
               { text: 'DECLARED/TASK', right: true },
               { text: 'KILLED', right: true },
               { text: 'INVARIANTS', right: true },
+              { text: 'EXPORT OK', right: true },
+              { text: 'MISMATCH', right: true },
             ],
             r.skills.map((s) => [
               { text: s.skillId },
@@ -57,6 +60,8 @@ export function register(program: Command): void {
               { text: s.declaredPerTask.toFixed(1), right: true },
               { text: rate(s.killRate), right: true },
               { text: rate(s.invariantShare), right: true },
+              { text: String(s.exportPassed), right: true },
+              { text: String(s.exportMismatch), right: true },
             ]),
           ),
         ];

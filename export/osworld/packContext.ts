@@ -26,7 +26,12 @@ export interface PackWriter {
  * How one task's files reach an OSWorld pack, written once for the exporter and the export gate
  * (which renders every task this way before accepting it), so both ship the same bytes.
  */
-export function osworldPackContext(pkg: TaskPackage, writer: PackWriter): OsworldContext {
+export function osworldPackContext(
+  pkg: TaskPackage,
+  writer: PackWriter,
+  /** The checker's text: the shipped one, unless a test grades a broken one. */
+  checker: string = checkerSource().text,
+): OsworldContext {
   const locate = (key: string, vmPath: string, packPath: string) => {
     const artifact = pkg.artifacts.find((a) => a.key === key && a.vmPath === vmPath);
     if (!artifact) throw new Error(`task ${pkg.id} refers to ${key}, which is not among its artifacts`);
@@ -40,7 +45,7 @@ export function osworldPackContext(pkg: TaskPackage, writer: PackWriter): Osworl
     },
     // The checker ships once per pack; each task ships its own checks beside its files.
     checkerFiles: async (checksJson) => {
-      await writer.file(packPaths.checker, Buffer.from(checkerSource().text, 'utf8'));
+      await writer.file(packPaths.checker, Buffer.from(checker, 'utf8'));
       await writer.file(packPaths.checks(pkg.id), checksJson);
       return { checker: { packPath: packPaths.checker }, checks: { packPath: packPaths.checks(pkg.id) } };
     },

@@ -716,7 +716,7 @@ def calc_unchanged(env, ws, c):
     exc = set(x.upper() for x in c.get('except') or [])
     changed = []
     count = 0
-    for ref, want in c['cells'].items():
+    for ref, want in sorted(c['cells'].items()):
         got = now.get(ref) or {'v': None}
         if not same_snap(got, want):
             count += 1

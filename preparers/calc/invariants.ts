@@ -100,7 +100,9 @@ export function probeUnchanged(
   const except = new Set(check.except.map((r) => r.toUpperCase()));
   const changed: unknown[] = [];
   let count = 0;
-  for (const [ref, want] of Object.entries(check.cells)) {
+  // Cells in sorted order, as the checker walks them: what it observes does not depend on how the
+  // payload's keys were ordered (a stored package has them sorted).
+  for (const [ref, want] of Object.entries(check.cells).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const got = now.get(ref) ?? { v: null };
     if (!sameSnap(got, want)) {
       count++;

@@ -396,7 +396,7 @@ def impress_unchanged(d, part, c):
         if got is None:
             problems.append({'slide': k, 'missing': True})
             continue
-        for f, v in want.items():
+        for f, v in sorted(want.items()):
             if f != 'slide' and got.get(f) != v:
                 problems.append({'slide': k, 'field': f, 'was': v, 'now': got.get(f)})
     return not problems, ({'slides': len(now)} if not problems else {'problems': problems[:6]})

@@ -124,7 +124,8 @@ export async function probeImpressUnchanged(
       problems.push({ slide: want.slide, missing: true });
       continue;
     }
-    for (const [f, v] of Object.entries(want)) {
+    // Fields in sorted order, as the checker walks them (the payload's key order is not kept).
+    for (const [f, v] of Object.entries(want).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (f === 'slide') continue;
       if (got[f as keyof SlideSnap] !== v)
         problems.push({ slide: want.slide, field: f, was: v, now: got[f as keyof SlideSnap] });

@@ -197,7 +197,7 @@ def snap_entry(env, rel):
 def os_unchanged(env, c):
     problems = []
     changed = 0
-    for rel, want in c['entries'].items():
+    for rel, want in sorted(c['entries'].items()):
         got = snap_entry(env, rel)
         if got is not None and same_json(got, want):
             continue

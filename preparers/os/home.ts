@@ -28,6 +28,9 @@ export async function materializeHome(home: string, files: FileMap): Promise<voi
   // Deepest first, so a restrictive directory mode never blocks setting the ones below it.
   const modes = manifest.entries.filter((e) => e.mode && e.type !== 'symlink');
   for (const e of modes.sort((a, b) => b.path.length - a.path.length)) {
-    await chmod(path.join(home, e.path), Number.parseInt(e.mode!, 8));
+    // A file the state removed (a generic wrong solution deletes its target) keeps no mode.
+    await chmod(path.join(home, e.path), Number.parseInt(e.mode!, 8)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
   }
 }

@@ -57,7 +57,8 @@ export async function osInvariants(initial: FileMap, solved: FileMap, files: str
 export function probeOsUnchanged(tree: HomeTree, check: { entries: Record<string, EntrySnap> }): ProbeResult {
   const problems: unknown[] = [];
   let changed = 0;
-  for (const [path, want] of Object.entries(check.entries)) {
+  // Paths in sorted order, as the checker walks them (the payload's key order is not kept).
+  for (const [path, want] of Object.entries(check.entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const node = tree.get(path);
     const got = node ? snapNode(node) : undefined;
     if (same(got, want)) continue;

@@ -43,6 +43,7 @@ interface Stats {
   wrongDeclared: number;
   checks: number;
   invariantChecks: number;
+  exportStates?: number;
 }
 
 /** Each task's initial artifacts as one fingerprint: home path and content hash (keys are content-addressed). */
@@ -143,6 +144,9 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
         if (!st) problems.push(`#${r.taskIndex} has no rubric proof`);
         else if (st.wrongKilled !== st.wrongTried || st.wrongTried < 1)
           problems.push(`#${r.taskIndex} killed ${st.wrongKilled}/${st.wrongTried} wrong solutions`);
+        // Graded in its shipped form: initial, oracle and every wrong solution (the export gate).
+        if (st && (st.exportStates ?? 0) < 2 + st.wrongTried)
+          problems.push(`#${r.taskIndex} graded ${st.exportStates ?? 0} states in its exported form`);
       }
       const levels = new Set(ok.map((r) => r.instructionLevel));
       for (const level of ['explicit', 'natural', 'goal'])
@@ -201,6 +205,12 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
     assert.equal(content.skills, ids.length);
 
     assert.equal(progress.status, 'completed');
+    const mismatched = rows.filter((r) => r.rejectReason === 'export_mismatch');
+    assert.deepEqual(
+      mismatched.map((r) => `${r.skillId} #${r.taskIndex}: ${r.rejectDetail}`),
+      [],
+      'tasks whose exported form grades differently',
+    );
     assert.deepEqual(failures, [], `${failures.length} skills failed (details above)`);
     assert.equal(accepted.length, ids.length * TASKS_PER_SKILL);
   });

@@ -278,10 +278,12 @@ test('checks on one document collapse into one gold call per metric, saved once'
   assert.ok(out.ok, JSON.stringify(out));
   assert.equal(out.domain, 'libreoffice_writer');
   const evaluator = out.task.evaluator as Record<string, unknown[]>;
-  assert.deepEqual(evaluator.func, ['compare_docx_files', 'compare_docx_tables']);
+  // The gold comparisons, then the checker, which grades every check (the metrics add their verdicts).
+  assert.deepEqual(evaluator.func, ['compare_docx_files', 'compare_docx_tables', 'exact_match']);
   assert.deepEqual(evaluator.expected, [
     { type: 'cache_file', path: `gold/tasks/${id}/solved/report.docx` },
     { type: 'cache_file', path: `gold/tasks/${id}/solved/report.docx` },
+    { type: 'rule', rules: { expected: 'PASS' } },
   ]);
   const postconfig = evaluator.postconfig as { type: string; parameters: Record<string, unknown> }[];
   assert.deepEqual(

@@ -26,7 +26,12 @@ export interface RubricRoundReport {
     declaredPerTask: number;
     killRate: number | null;
     invariantShare: number | null;
+    /** The export gate: tasks it graded in their shipped form and passed, and tasks it rejected. */
+    exportPassed: number;
+    exportMismatch: number;
   }[];
+  exportPassed: number;
+  exportMismatch: number;
   survivors: { name: string; skillId: string; tasks: number }[];
 }
 
@@ -45,7 +50,9 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
            count(*) FILTER (WHERE reject_reason = 'rubric_accepts_wrong') AS rejected_for_wrong,
            coalesce(sum((rubric_stats->>'checks')::int), 0) AS checks,
            coalesce(sum((rubric_stats->>'invariantChecks')::int), 0) AS invariant_checks,
-           count(*) FILTER (WHERE rubric_stats->>'expected' = 'infeasible') AS infeasible
+           count(*) FILTER (WHERE rubric_stats->>'expected' = 'infeasible') AS infeasible,
+           count(*) FILTER (WHERE rubric_stats ? 'exportStates') AS export_passed,
+           count(*) FILTER (WHERE reject_reason = 'export_mismatch') AS export_mismatch
     FROM tasks WHERE round_id = ${roundId}`)
   ).rows[0]!;
   const skills = await db.execute<Record<string, unknown>>(sql`
@@ -53,7 +60,9 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
            avg((rubric_stats->>'wrongTried')::int) AS wrong_per_task,
            avg((rubric_stats->>'wrongDeclared')::int) AS declared_per_task,
            sum((rubric_stats->>'wrongKilled')::int)::float8 / nullif(sum((rubric_stats->>'wrongTried')::int), 0) AS kill_rate,
-           sum((rubric_stats->>'invariantChecks')::int)::float8 / nullif(sum((rubric_stats->>'checks')::int), 0) AS invariant_share
+           sum((rubric_stats->>'invariantChecks')::int)::float8 / nullif(sum((rubric_stats->>'checks')::int), 0) AS invariant_share,
+           count(*) FILTER (WHERE rubric_stats ? 'exportStates') AS export_passed,
+           count(*) FILTER (WHERE reject_reason = 'export_mismatch') AS export_mismatch
     FROM tasks WHERE round_id = ${roundId}
     GROUP BY skill_id ORDER BY skill_id`);
   const survivors = await db.execute<Record<string, unknown>>(sql`
@@ -73,6 +82,8 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
     checks: num(totals.checks),
     invariantChecks: num(totals.invariant_checks),
     infeasible: num(totals.infeasible),
+    exportPassed: num(totals.export_passed),
+    exportMismatch: num(totals.export_mismatch),
     skills: skills.rows.map((r) => ({
       skillId: String(r.skill_id),
       tasks: num(r.tasks),
@@ -81,6 +92,8 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
       declaredPerTask: num(r.declared_per_task),
       killRate: r.kill_rate === null ? null : num(r.kill_rate),
       invariantShare: r.invariant_share === null ? null : num(r.invariant_share),
+      exportPassed: num(r.export_passed),
+      exportMismatch: num(r.export_mismatch),
     })),
     survivors: survivors.rows.map((r) => ({
       name: String(r.name),
