@@ -27,6 +27,7 @@ interface Live {
 interface Queued {
   job: unknown;
   what: string;
+  started?: () => void;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   retried: boolean;
@@ -78,10 +79,11 @@ export class BoundedWorker {
    * The budget is wall time, and a loaded machine can stall a worker thread past it on a job that
    * takes milliseconds; so a job that times out runs once more on a fresh worker before it is
    * declared over budget. A runaway loop times out twice (twice the budget, then an error).
+   * `started` is called when the job goes to a worker that is up (each time it does).
    */
-  run(job: unknown, what: string): Promise<unknown> {
+  run(job: unknown, what: string, started?: () => void): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ job, what, resolve, reject, retried: false });
+      this.#queue.push({ job, what, started, resolve, reject, retried: false });
       void this.#pump();
     });
   }
@@ -131,6 +133,7 @@ export class BoundedWorker {
     }, this.budget.timeoutMs);
     live.port.on('message', settle);
     live.port.postMessage(next.job);
+    next.started?.();
   }
 
   /** Starts the worker ahead of its first job (a spare in workerPool.ts). */

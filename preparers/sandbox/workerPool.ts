@@ -45,7 +45,8 @@ interface Pending {
 interface Slot {
   worker: BoundedWorker;
   extra: boolean;
-  running?: { owner: object; since: number };
+  /** `since`: when the job reached a worker that was up (a worker's start-up does not count as slow). */
+  running?: { owner: object; since: number | undefined };
 }
 
 /**
@@ -124,7 +125,8 @@ export class WorkerPool {
     }
     this.#retireIdleExtras();
     if (this.#queue.length > 0) {
-      this.#keepSpare();
+      // Halfway to slow, a spare starts; ordinary bursts of quick jobs never get that far.
+      if (this.#newestRunningMs() >= this.shape.slowMs / 2) this.#keepSpare();
       this.#wakeWhenSlow();
     }
   }
@@ -155,7 +157,7 @@ export class WorkerPool {
     if (core.length < size) return this.#addSlot(false);
     const now = Date.now();
     const busy = this.#slots.filter((s) => s.running !== undefined);
-    const slow = (s: Slot) => s.running !== undefined && now - s.running.since >= slowMs;
+    const slow = (s: Slot) => s.running?.since !== undefined && now - s.running.since >= slowMs;
     // An owner with a slow job of its own already has its share; extra workers are for the others.
     if (!busy.every(slow) || busy.some((s) => slow(s) && s.running?.owner === owner)) return undefined;
     const spare = this.#slots.find((s) => s.extra && !s.running);
@@ -163,7 +165,15 @@ export class WorkerPool {
     return this.#slots.length < size + extra ? this.#addSlot(true) : undefined;
   }
 
-  /** While jobs wait, one extra worker starts ahead, so a job that may use it does not wait for a start-up too. */
+  /** How long the most recently started job has run (every busy worker has run at least this long). */
+  #newestRunningMs(): number {
+    const running = this.#slots.flatMap((s) => (s.running ? [s.running.since] : []));
+    // A job whose worker is still starting has not begun to run.
+    if (running.length === 0 || running.includes(undefined)) return 0;
+    return Date.now() - Math.max(...(running as number[]));
+  }
+
+  /** While jobs wait behind slow ones, one extra worker starts ahead, so a job that may use it does not wait for a start-up too. */
   #keepSpare(): void {
     if (this.#slots.some((s) => s.extra && !s.running)) return;
     if (this.#slots.length >= this.shape.size + this.shape.extra) return;
@@ -177,8 +187,15 @@ export class WorkerPool {
   }
 
   #dispatch(slot: Slot, pending: Pending): void {
-    slot.running = { owner: pending.owner, since: Date.now() };
-    slot.worker.run(pending.job, pending.what).then(
+    const running: { owner: object; since: number | undefined } = { owner: pending.owner, since: undefined };
+    slot.running = running;
+    const started = () => {
+      // A second run (after a timeout) keeps the first start: the job is slow already.
+      if (running.since !== undefined) return;
+      running.since = Date.now();
+      this.#pump();
+    };
+    slot.worker.run(pending.job, pending.what, started).then(
       (value) => {
         slot.running = undefined;
         pending.resolve(value);
@@ -205,15 +222,17 @@ export class WorkerPool {
   /** Jobs wait while every worker is busy; look again when the oldest running job turns slow. */
   #wakeWhenSlow(): void {
     const { size, extra, slowMs } = this.shape;
-    const since = this.#slots.flatMap((s) => (s.running ? [s.running.since] : []));
-    if (since.length === 0) return;
     if (this.#slots.every((s) => s.running) && this.#slots.length >= size + extra) return;
-    // Only the newest job's turn matters: every worker must be slow before an extra one starts.
-    // When all already are, the waiting jobs' owners have slow jobs of their own: a finished job or
-    // another owner's new one pumps again.
-    const wait = Math.max(...since) + slowMs - Date.now();
-    if (wait < 0) return;
-    this.#timer = setTimeout(() => this.#pump(), wait + 1);
+    const since = this.#slots.flatMap((s) => (s.running ? [s.running.since] : []));
+    // A job whose worker is still starting pumps again when it starts.
+    if (since.length === 0 || since.includes(undefined)) return;
+    // Only the newest job's turn matters: every worker must be half-way to slow before a spare
+    // starts, and slow before it is used. When all already are, the waiting jobs' owners have slow
+    // jobs of their own: a finished job or another owner's new one pumps again.
+    const ran = Date.now() - Math.max(...(since as number[]));
+    const next = [slowMs / 2, slowMs].find((mark) => mark > ran);
+    if (next === undefined) return;
+    this.#timer = setTimeout(() => this.#pump(), next - ran + 1);
     this.#timer.unref();
   }
 }

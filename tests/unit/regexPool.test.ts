@@ -4,7 +4,7 @@ import { prepareInMemory } from '../../activities/prepareCore.ts';
 import { inProcessLlm } from '../../bench/floor.ts';
 import { applyOs } from '../../preparers/os/apply.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
-import { regexPool, setRegexBudget } from '../../preparers/sandbox/regex.ts';
+import { regexPool, regexTest, setRegexBudget } from '../../preparers/sandbox/regex.ts';
 import { withSandboxScope } from '../../preparers/sandbox/workerPool.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
@@ -29,6 +29,25 @@ const matches = (pattern: string) => ({
 });
 
 describe('untrusted regexes run in a worker pool', () => {
+  test('a burst of quick regexes runs on the kept workers alone, no extra one starts', async () => {
+    let peak = 0;
+    const watch = setInterval(() => {
+      peak = Math.max(peak, regexPool.workers);
+    }, 1);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => regexTest(`^line ${i % 7}\\b`, 'm', `x\nline ${i % 5} of 5\n`)),
+      );
+      assert.deepEqual(
+        answers,
+        Array.from({ length: 300 }, (_, i) => i % 7 === i % 5),
+      );
+    } finally {
+      clearInterval(watch);
+    }
+    assert.ok(peak <= regexPool.shape.size, `${peak} workers for quick jobs (size ${regexPool.shape.size})`);
+  });
+
   test('ten runaway checks fail with their budget while heartbeats tick and another task finishes', async () => {
     const files = await preparers.os.build('notes', {
       entries: [{ path: 'notes/x.txt', content: `${'a'.repeat(40)}!` }],
