@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
+import { osworldExampleText } from '../../export/exportPack.ts';
+import { type ConfigStep, playConfig } from '../../export/osworld/play.ts';
 import { CHECKER_EVALUATOR, CHECKER_VM_DIR, toOsworldTask } from '../../export/osworld/task.ts';
 import { VM_HOME } from '../../export/osworld/vm.ts';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
@@ -17,7 +20,6 @@ import { offlineTask } from '../support/offlineTasks.ts';
 const run = promisify(execFile);
 const SAMPLE_PER_APP = 3;
 
-type Step = { type: string; parameters: Record<string, unknown> };
 type Getter = { type: string; command?: string[] };
 
 let work: string;
@@ -27,31 +29,6 @@ before(async () => {
 after(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-/** A VM path in the scratch home that stands for /home/user. */
-const inHome = (home: string, arg: string) =>
-  arg === VM_HOME || arg.startsWith(`${VM_HOME}/`) ? home + arg.slice(VM_HOME.length) : arg;
-
-/** Plays the setup steps that touch files, as OSWorld would in the VM; GUI steps have nothing to do here. */
-async function playConfig(steps: Step[], home: string, root: string, only?: (vmPath: string) => boolean) {
-  for (const step of steps) {
-    if (step.type === 'execute') {
-      const command = step.parameters.command as string[];
-      if (only && !command.some((a) => a.startsWith(VM_HOME) && only(a))) continue;
-      await run(
-        command[0]!,
-        command.slice(1).map((a) => inHome(home, a)),
-      );
-    } else if (step.type === 'upload_file') {
-      for (const f of step.parameters.files as { local_path: string; path: string }[]) {
-        if (only && !only(f.path)) continue;
-        const target = inHome(home, f.path);
-        await mkdir(path.dirname(target), { recursive: true });
-        await copyFile(path.join(root, f.local_path), target);
-      }
-    } else if (step.type === 'download') throw new Error('a shipped pack has no downloads');
-  }
-}
 
 /**
  * Runs the checker's vm_command_line getter exactly as the task JSON writes it, with HOME at the
@@ -91,6 +68,10 @@ test('plays the harness: the exported evaluator command fails the initial state 
         await mkdir(path.dirname(path.join(root, packPath)), { recursive: true });
         await writeFile(path.join(root, packPath), data);
       };
+      const packFile = (packPath: string) => {
+        const file = path.join(root, packPath);
+        return existsSync(file) ? readFileSync(file) : undefined;
+      };
       const result = await toOsworldTask(pkg, {
         initialFile: async (key, vmPath) => {
           const packPath = `evaluation_examples/files/${pkg.id}/${vmPath}`;
@@ -119,15 +100,15 @@ test('plays the harness: the exported evaluator command fails the initial state 
       const graded = result.evaluators.flatMap((e, i) => (e.evaluator === CHECKER_EVALUATOR ? [i] : []));
       if (graded.length === 0) continue;
       sampled++;
-      // The task JSON as the harness reads it.
-      const json = JSON.parse(JSON.stringify(result.task)) as {
-        config: Step[];
+      // The task JSON as the pack holds it (canonical: keys sorted) and the harness reads it.
+      const json = JSON.parse(osworldExampleText(result.task)) as {
+        config: ConfigStep[];
         evaluator: Record<string, unknown>;
       };
 
       const initialHome = path.join(work, `${pkg.id}-initial`);
       await mkdir(initialHome, { recursive: true });
-      await playConfig(json.config, initialHome, root);
+      await playConfig(json.config, initialHome, packFile);
       const probes = await Promise.all(graded.map((i) => probeCheck(task.initial, task.checks[i]!)));
       const expectFail = probes.some((p) => !p.pass);
       const [initialOut] = await evaluatorOutputs(json.evaluator, initialHome);
@@ -139,7 +120,7 @@ test('plays the harness: the exported evaluator command fails the initial state 
       const oracleHome = path.join(work, `${pkg.id}-oracle`);
       await materializeHome(oracleHome, task.solved);
       const checkDir = `${VM_HOME}/${CHECKER_VM_DIR}`;
-      await playConfig(json.config, oracleHome, root, (p) => p.startsWith(checkDir));
+      await playConfig(json.config, oracleHome, packFile, (p) => p.startsWith(checkDir));
       const [oracleOut] = await evaluatorOutputs(json.evaluator, oracleHome);
       assert.equal(oracleOut, 'PASS', `${spec.id} oracle`);
       report.push(`${spec.id}: initial ${initialOut?.slice(0, 60)} / oracle ${oracleOut}`);
