@@ -219,7 +219,7 @@ export class WorkerPool {
     }
   }
 
-  /** Jobs wait while every worker is busy; look again when the oldest running job turns slow. */
+  /** Jobs wait while every worker is busy; look again when the newest running job is half-way to slow, then slow. */
   #wakeWhenSlow(): void {
     const { size, extra, slowMs } = this.shape;
     if (this.#slots.every((s) => s.running) && this.#slots.length >= size + extra) return;
