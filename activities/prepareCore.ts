@@ -153,6 +153,13 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
         expect: 'fail' as const,
         probes: w.probes,
       })),
+      // The shipped checker must pass every correct alternative too, not only our probes.
+      ...proof.rightStates.map((r) => ({
+        name: `correct alternative "${r.name}"`,
+        files: r.files,
+        expect: 'pass' as const,
+        probes: r.probes,
+      })),
     ],
   );
   if (!gate.ok) return reject('export_mismatch', 'verify_export', gate.detail, stats);

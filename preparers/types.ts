@@ -6,6 +6,13 @@ export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os'] as const;
 export type AppId = (typeof APPS)[number];
 
 /**
+ * The generic correct alternatives the preparers derive from an oracle (`Preparer.rights`), by
+ * name, so a skill can turn one off with a reason (`rubric.generic_right_off`).
+ */
+export const GENERIC_RIGHTS = ['calc-formula-spelling', 'calc-absolute-refs'] as const;
+export type GenericRightName = (typeof GENERIC_RIGHTS)[number];
+
+/**
  * Files of one task state, keyed by path relative to the VM user's home (`/home/user`),
  * e.g. `Desktop/sales.xlsx` or `.thunderbird/forge.default/prefs.js`. Never absolute, never `..`.
  */
@@ -82,6 +89,11 @@ export interface Preparer<
    * whole column, restyle every slide), or undefined when no edit has a bulk form.
    */
   bulk(edits: Edit[]): Edit[] | undefined;
+  /**
+   * Mechanical correct alternatives to the oracle's edits (the same result spelt another way a
+   * person could leave it), each of which the rubric must pass; none when the edits have no such form.
+   */
+  rights?(edits: Edit[]): { name: GenericRightName; edits: Edit[] }[];
   /**
    * This app's part of the portable in-VM checker (preparers/checker/): a standard-library Python
    * file registering one `@kind('<app>.…')` function per check kind, with the same verdicts as `probe`.

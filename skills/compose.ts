@@ -77,6 +77,7 @@ export const compositeSchema = z
           .strict()
           .optional(),
         generic_ok: z.array(z.unknown()).default([]),
+        generic_right_off: z.array(z.unknown()).default([]),
       })
       .strict(),
     wrong: z.array(compositeWrongSchema).min(3, 'a composite declares at least 3 wrong solutions of its own'),
@@ -244,6 +245,11 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
         path: ['nodes', i, 'wrong'],
         message: "a composite's wrong solutions go under wrong:",
       });
+    if ('solve' in n && n.right.length > 0)
+      problems.push({
+        path: ['nodes', i, 'right'],
+        message: "a composite's correct alternatives come from its steps' right:",
+      });
   });
   if (problems.length > 0) throw new ComposeError(problems);
 
@@ -291,12 +297,21 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
     wrong.push({ name: w.name, edits });
   });
   if (problems.length > 0) throw new ComposeError(problems);
+  // Each step's correct alternative stays correct in the composite: that step done its other way, the others as the oracle.
+  const right: { name: string; edits: unknown[] }[] = [];
+  for (const s of steps)
+    for (const r of s.comp.spec.nodes.flatMap((n) => ('solve' in n ? n.right : [])))
+      right.push({
+        name: `${s.as}-${r.name}`,
+        edits: steps.flatMap((t) => (t === s ? (markScope(r.edits, s.as) as unknown[]) : solveEdits(t))),
+      });
 
   const nodes: unknown[] = [];
   const checks: unknown[] = [];
   const items: unknown[] = [];
   const off: string[] = [];
   const genericOk: unknown[] = [];
+  const rightOff: unknown[] = [];
   const launch: unknown[] = [];
   const apps: string[] = [];
   for (const s of steps) {
@@ -318,7 +333,7 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
     for (const n of spec.nodes) {
       if ('llm' in n && isLevelledNode(n.llm)) continue;
       // The step's solve edits are the oracle's; its wrong solutions were lifted to the composite's.
-      nodes.push('solve' in n ? { ...n, scope: s.as, wrong: [] } : { ...n, scope: s.as });
+      nodes.push('solve' in n ? { ...n, scope: s.as, wrong: [], right: [] } : { ...n, scope: s.as });
     }
     const base = checks.length;
     checks.push(...(markScope(spec.rubric.checks, s.as) as unknown[]));
@@ -330,6 +345,7 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
       });
     if (spec.rubric.invariants?.off) off.push(`${s.as}: ${spec.rubric.invariants.off}`);
     genericOk.push(...spec.rubric.generic_ok);
+    rightOff.push(...spec.rubric.generic_right_off);
     launch.push(...spec.launch);
     for (const a of spec.apps) if (!apps.includes(a)) apps.push(a);
   }
@@ -339,14 +355,18 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
     items.push({ ...item, checks: item.checks.map((k) => (k === 'invariants' ? k : k + base)) });
   if (c.rubric.invariants?.off) off.push(c.rubric.invariants.off);
   genericOk.push(...c.rubric.generic_ok);
+  rightOff.push(...c.rubric.generic_right_off);
   for (const a of c.apps) if (!apps.includes(a)) apps.push(a);
 
   nodes.push(...c.nodes);
   // The composite's wrong solutions ride on the last solve node; they render in the root scope.
   const carrier = [...nodes].reverse().find((n) => 'solve' in (n as object)) as
-    | { wrong: unknown[] }
+    | { wrong: unknown[]; right: unknown[] }
     | undefined;
-  if (carrier) carrier.wrong = wrong;
+  if (carrier) {
+    carrier.wrong = wrong;
+    carrier.right = right;
+  }
 
   const invariantsOff = off.length > 0;
   return {
@@ -370,6 +390,7 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
         : items,
       ...(invariantsOff ? { invariants: { off: off.join('; ') } } : {}),
       generic_ok: [...new Map(genericOk.map((g) => [(g as { name: string }).name, g])).values()],
+      generic_right_off: [...new Map(rightOff.map((g) => [(g as { name: string }).name, g])).values()],
     },
     launch: [...new Map(launch.map((l) => [JSON.stringify(l), l])).values()],
     expected: 'feasible',

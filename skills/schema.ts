@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPS } from '../preparers/types.ts';
+import { APPS, GENERIC_RIGHTS } from '../preparers/types.ts';
 import { generateSpecSchema } from './generate.ts';
 import { outputDeclSchema } from './outputTypes.ts';
 import { paramSpecSchema } from './params.ts';
@@ -108,6 +108,18 @@ export const wrongSolutionSchema = z
   })
   .strict();
 
+/**
+ * A named correct alternative (`right:`): a way a competent person could do the task that differs
+ * from the oracle; applied to the initial state, it must pass the whole rubric. Same shape as a
+ * wrong solution.
+ */
+export const rightSolutionSchema = z
+  .object({
+    name: wrongSolutionSchema.shape.name,
+    edits: z.array(templated).min(1).describe('edits applied to the initial state, in order'),
+  })
+  .strict();
+
 export const nodeSchema = z.union([
   z.object({ id: nodeId, scope, llm: llmNodeSchema }).strict(),
   z.object({ id: nodeId, scope, generate: generateSpecSchema }).strict(),
@@ -143,6 +155,12 @@ export const nodeSchema = z.union([
         .default([])
         .describe(
           'plausible wrong solutions: each, applied to the initial state, must fail the rubric (rendered in the root scope)',
+        ),
+      right: z
+        .array(rightSolutionSchema)
+        .default([])
+        .describe(
+          'correct alternatives: each, applied to the initial state, must pass the rubric (rendered in the root scope)',
         ),
     })
     .strict(),
@@ -196,6 +214,17 @@ export const rubricSchema = z
       )
       .default([])
       .describe('generic wrong solutions that are in fact right for this skill, each with the reason'),
+    generic_right_off: z
+      .array(
+        z
+          .object({
+            name: z.enum(GENERIC_RIGHTS),
+            reason: z.string().min(10).describe('why this generic correct alternative is not correct here'),
+          })
+          .strict(),
+      )
+      .default([])
+      .describe("generic correct alternatives (the preparers' `rights`) that do not apply to this skill"),
   })
   .strict()
   .superRefine((rubric, ctx) => {

@@ -2,6 +2,7 @@ import { OS_MANIFEST_PATH } from '../../preparers/os/manifest.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap, ProbeResult } from '../../preparers/types.ts';
 import type { MaterializedTask } from '../../skills/run/materialize.ts';
+import { type RightVerdict, rightSolutions } from './rightSolutions.ts';
 import { type WrongVerdict, wrongSolutions } from './wrongSolutions.ts';
 
 /** What verification proved about a task's rubric (tasks.rubric_stats). */
@@ -13,6 +14,10 @@ export interface RubricStats {
   invariantChecks: number;
   expected: 'feasible' | 'infeasible';
   wrong: WrongVerdict[];
+  /** Correct alternatives tried (declared + generic) and how many passed; absent on rows before them. */
+  rightTried?: number;
+  rightPassed?: number;
+  right?: RightVerdict[];
   /** States the export gate graded in the task's shipped form (set when it passed them all). */
   exportStates?: number;
 }
@@ -30,6 +35,8 @@ export type RubricProof =
       passed: string[];
       /** Every wrong solution tried, with its files and the probes' verdicts (for the export gate). */
       wrongStates: { name: string; files: FileMap; probes: ProbeResult[] }[];
+      /** Every correct alternative tried, with its files and the probes' verdicts (all passing). */
+      rightStates: { name: string; files: FileMap; probes: ProbeResult[] }[];
     }
   | { ok: false; reason: string; node: string; detail: string; stats?: RubricStats };
 
@@ -39,7 +46,8 @@ function probeAll(files: FileMap, checks: { kind: string }[]): Promise<ProbeResu
 
 /**
  * A rubric is proved twice: the untouched state fails it and the oracle's state passes it; and
- * every wrong solution (the skill's own and the generic ones) fails it. Before that, each app
+ * every wrong solution (the skill's own and the generic ones) fails it, and every correct
+ * alternative (the skill's `right:` and the preparers' generic ones) passes it. Before that, each app
  * adds its "nothing else changed" checks for its own files (`owner`: path → app), unless the
  * skill turns them off with a reason.
  */
@@ -123,6 +131,23 @@ export async function proveRubric(
       failing: [...new Set(caught)],
     });
   }
+  const rights: RightVerdict[] = [];
+  const rightStates: { name: string; files: FileMap; probes: ProbeResult[] }[] = [];
+  for (const r of await rightSolutions(initial, m.edits, m.right, m.genericRightOff)) {
+    if (r.error !== undefined || r.files === undefined)
+      return {
+        ok: false,
+        reason: 'invalid_task_spec',
+        node: 'verify_right_passes',
+        detail: `correct alternative "${r.name}" cannot be applied: ${r.error}`,
+      };
+    const results = await probeAll(r.files, checks);
+    rightStates.push({ name: r.name, files: r.files, probes: results });
+    const failing = results.flatMap((res, i) =>
+      res.pass ? [] : [`${checks[i]!.kind}: ${JSON.stringify(res.observed).slice(0, 200)}`],
+    );
+    rights.push({ name: r.name, generic: r.generic, passed: failing.length === 0, failing });
+  }
   const stats: RubricStats = {
     wrongTried: verdicts.length,
     wrongKilled: verdicts.filter((v) => v.killed).length,
@@ -131,7 +156,21 @@ export async function proveRubric(
     invariantChecks: checks.length - declared,
     expected: m.expected,
     wrong: verdicts,
+    rightTried: rights.length,
+    rightPassed: rights.filter((r) => r.passed).length,
+    right: rights,
   };
+  const rejected = rights.filter((r) => !r.passed);
+  if (rejected.length > 0)
+    return {
+      ok: false,
+      reason: 'rubric_rejects_right',
+      node: 'verify_right_passes',
+      detail: rejected
+        .map((r) => `the rubric fails the correct alternative "${r.name}" (${r.failing.join('; ')})`)
+        .join('; '),
+      stats,
+    };
   const survivors = verdicts.filter((v) => !v.killed);
   if (survivors.length > 0)
     return {
@@ -148,7 +187,8 @@ export async function proveRubric(
     before,
     after,
     stats,
-    passed: ['verify_initial_fails', 'verify_solved_passes', 'verify_wrong_fails'],
+    passed: ['verify_initial_fails', 'verify_solved_passes', 'verify_wrong_fails', 'verify_right_passes'],
     wrongStates,
+    rightStates,
   };
 }

@@ -6,6 +6,7 @@ import { buildWorkbook } from './build.ts';
 import { calcInvariants } from './invariants.ts';
 import { calcOsworld } from './osworld.ts';
 import { probeCalc } from './probe.ts';
+import { calcRights } from './rights.ts';
 import {
   type CalcCheck,
   type CalcDoc,
@@ -57,6 +58,7 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
     return (await calcInvariants(initial, solved, files)).map((c) => calcCheckSchema.parse(c));
   },
   bulk: bulkCalc,
+  rights: calcRights,
 };
 
 /** Formatting applied to whole columns, header and a margin below the table included. */

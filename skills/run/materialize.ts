@@ -21,17 +21,22 @@ export interface MaterializedTask {
   items: { text: string; weight: number; checks: (number | 'invariants')[] }[];
   /** The spec's declared wrong solutions, rendered and validated like the oracle's edits. */
   wrong: { name: string; edits: { op: string }[] }[];
+  /** The spec's declared correct alternatives, rendered and validated like the oracle's edits. */
+  right: { name: string; edits: { op: string }[] }[];
   expected: 'feasible' | 'infeasible';
   /** Why "nothing else changed" checks are not derived, when the spec turns them off. */
   invariantsOff?: string;
   /** Generic wrong solutions the skill declares right (with a reason in the spec). */
   genericOk: string[];
+  /** Generic correct alternatives the skill turns off (with a reason in the spec). */
+  genericRightOff: string[];
 }
 
 export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<MaterializedTask> {
   const prepares: PrepareStep[] = [];
   const edits: { op: string }[] = [];
   const wrong: MaterializedTask['wrong'] = [];
+  const right: MaterializedTask['right'] = [];
   for (const node of spec.nodes) {
     // A composite step's node renders in the step's scope; wrong solutions, checks and items in the
     // root scope (a step's are marked with it: skills/compose.ts).
@@ -46,6 +51,10 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
       for (const w of node.wrong) {
         const rendered = (await render(w.edits, ctx)) as unknown[];
         wrong.push({ name: w.name, edits: rendered.map(parseEdit) });
+      }
+      for (const r of node.right) {
+        const rendered = (await render(r.edits, ctx)) as unknown[];
+        right.push({ name: r.name, edits: rendered.map(parseEdit) });
       }
     }
   }
@@ -62,8 +71,10 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
     checks,
     items,
     wrong,
+    right,
     expected: spec.expected,
     invariantsOff: spec.rubric.invariants?.off,
     genericOk: spec.rubric.generic_ok.map((g) => g.name),
+    genericRightOff: spec.rubric.generic_right_off.map((g) => g.name),
   };
 }
