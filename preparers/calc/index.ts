@@ -18,13 +18,6 @@ import {
 
 export * from './schema.ts';
 
-/**
- * Checks whose verdict cannot survive a headless LibreOffice save: `--convert-to` has no view,
- * so view settings (frozen panes) are not written back. The office-verification node compares
- * every other check before and after the round trip.
- */
-export const CALC_CHECKS_LOST_IN_HEADLESS_SAVE: readonly CalcCheck['kind'][] = ['calc.freeze'];
-
 /** The Calc preparer: xlsx workbooks built with exceljs, plus chart parts written directly. */
 export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   app: 'calc',

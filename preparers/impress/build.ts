@@ -8,6 +8,7 @@ type PlaceholderProps = PptxModule.default.PlaceholderProps;
 type TextPropsOptions = PptxModule.default.TextPropsOptions;
 type TextProps = PptxModule.default.TextProps;
 
+import { OoxmlPackage } from '../ooxml/package.ts';
 import type { FileMap } from '../types.ts';
 import { patternPng } from './png.ts';
 import type { Bullet, FontSpec, ImpressDoc, Layout, SlideSpec } from './schema.ts';
@@ -26,6 +27,34 @@ export const LAYOUT_BOXES: Record<Layout, { title?: Box; body?: Box; right?: Box
   },
   blank: {},
 };
+
+/**
+ * The OOXML layout type each layout is written with, so LibreOffice recognises it as one of its
+ * own layouts and keeps it when it saves (an untyped layout, or secHead, is saved as "Blank
+ * Slide"). Measured with LibreOffice 7.4: title → "Title Slide", tx → "Title, Content",
+ * twoObj → "Title, 2 Content", titleOnly → "Title Only", blank → "Blank Slide". LibreOffice has
+ * no section-header layout: its nearest, and the one a person picks there, is Title Only.
+ */
+export const LAYOUT_OOXML_TYPE: Record<Layout, string> = {
+  title: 'title',
+  title_content: 'tx',
+  section: 'titleOnly',
+  two_content: 'twoObj',
+  blank: 'blank',
+};
+
+/** Writes each layout's OOXML type (pptxgenjs writes none); layouts are found by their name. */
+async function typeLayouts(bytes: Uint8Array): Promise<Uint8Array> {
+  const pkg = await OoxmlPackage.open(bytes, 'built deck');
+  for (const part of pkg.parts('ppt/slideLayouts/')) {
+    if (!part.endsWith('.xml')) continue;
+    const root = await pkg.part(part);
+    const name = root.first('p:cSld')?.attrs.name ?? '';
+    if (Object.hasOwn(LAYOUT_OOXML_TYPE, name))
+      root.attrs = { ...root.attrs, type: LAYOUT_OOXML_TYPE[name as Layout] };
+  }
+  return pkg.save();
+}
 
 function defineLayouts(pres: PptxGenJS): void {
   for (const [name, boxes] of Object.entries(LAYOUT_BOXES)) {
@@ -184,7 +213,7 @@ export async function buildPptx(doc: ImpressDoc): Promise<Uint8Array> {
   defineLayouts(pres);
   for (const s of doc.slides) addSlide(pres, s);
   const out = await pres.write({ outputType: 'uint8array', compression: true });
-  return out as Uint8Array;
+  return typeLayouts(out as Uint8Array);
 }
 
 export async function buildImpress(target: string, doc: ImpressDoc): Promise<FileMap> {

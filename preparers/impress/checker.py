@@ -329,9 +329,21 @@ def impress_font(d, part, c):
     return ok and len(seen) > 0, {'runs': seen}
 
 
-# OOXML slide-layout types and the layout ids of our schema they amount to.
-LAYOUT_TYPES = {'secHead': 'section', 'title': 'title', 'obj': 'title_content', 'twoObj': 'two_content',
-                'blank': 'blank'}
+# The layout id of our schema a layout part amounts to (preparers/impress/probe.ts layoutId): our
+# own names, then LibreOffice's names (its types are no guide), then the OOXML type.
+OUR_LAYOUTS = {'title', 'title_content', 'section', 'two_content', 'blank'}
+LIBREOFFICE_LAYOUTS = {'Title Slide': 'title', 'Title, Content': 'title_content',
+                       'Title, 2 Content': 'two_content', 'Title Only': 'section', 'Blank Slide': 'blank'}
+LAYOUT_TYPES = {'secHead': 'section', 'titleOnly': 'section', 'title': 'title', 'obj': 'title_content',
+                'tx': 'title_content', 'twoObj': 'two_content', 'blank': 'blank'}
+
+
+def layout_id(name, ltype):
+    if name in OUR_LAYOUTS:
+        return name
+    if name in LIBREOFFICE_LAYOUTS:
+        return LIBREOFFICE_LAYOUTS[name]
+    return LAYOUT_TYPES.get(ltype)
 
 
 @kind('impress.layout')
@@ -342,7 +354,7 @@ def impress_layout(d, part, c):
     csld = root.find(P + 'cSld') if root is not None else None
     name = csld.get('name') if csld is not None else None
     ltype = root.get('type') if root is not None else None
-    ok = name == c['layout'] or (ltype is not None and LAYOUT_TYPES.get(ltype) == c['layout'])
+    ok = layout_id(name, ltype) == c['layout']
     return ok, {'layout': name, 'type': ltype}
 
 

@@ -41,11 +41,3 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   namedPaths: documentNamedPaths,
   profilePolicy: officeProfilePolicy,
 };
-
-/**
- * Checks whose verdict a headless LibreOffice save cannot keep: LibreOffice writes its own slide
- * layouts (it has no section-header layout), so the layout is checked on our file only.
- */
-export const IMPRESS_CHECKS_LOST_IN_HEADLESS_SAVE: readonly schema.ImpressCheck['kind'][] = [
-  'impress.layout',
-];

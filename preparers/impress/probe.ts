@@ -16,16 +16,37 @@ import { backgroundOf, isHidden, shapeBox, slideSize, transitionOf } from './des
 import { type EffectiveFont, FontResolver } from './fonts.ts';
 import { probeImpressUnchanged } from './invariants.ts';
 import { pdfPageCount } from './pdf.ts';
-import type { ImpressCheck } from './schema.ts';
+import { type ImpressCheck, LAYOUTS } from './schema.ts';
 
-/** OOXML slide-layout types and the layout ids of our schema they amount to. */
-const LAYOUT_TYPES: Record<string, string> = {
-  secHead: 'section',
-  title: 'title',
-  obj: 'title_content',
-  twoObj: 'two_content',
-  blank: 'blank',
-};
+/**
+ * The layout id of our schema a layout part amounts to: our own names first, then the names
+ * LibreOffice writes for its layouts (its types are no guide: it writes "Title Slide" as tx), then
+ * the OOXML type. LibreOffice has no section header; its Title Only layout stands in for one
+ * (build.ts writes our section layout as titleOnly, so LibreOffice keeps it as Title Only).
+ */
+const OUR_LAYOUTS = new Set<string>(LAYOUTS);
+const LIBREOFFICE_LAYOUTS = new Map([
+  ['Title Slide', 'title'],
+  ['Title, Content', 'title_content'],
+  ['Title, 2 Content', 'two_content'],
+  ['Title Only', 'section'],
+  ['Blank Slide', 'blank'],
+]);
+const LAYOUT_TYPES = new Map([
+  ['secHead', 'section'],
+  ['titleOnly', 'section'],
+  ['title', 'title'],
+  ['obj', 'title_content'],
+  ['tx', 'title_content'],
+  ['twoObj', 'two_content'],
+  ['blank', 'blank'],
+]);
+
+function layoutId(name: string | null, type: string | null): string | null {
+  if (name !== null && OUR_LAYOUTS.has(name)) return name;
+  if (name !== null && LIBREOFFICE_LAYOUTS.has(name)) return LIBREOFFICE_LAYOUTS.get(name)!;
+  return (type !== null && LAYOUT_TYPES.get(type)) || null;
+}
 
 function clip(s: string, n = 120): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
@@ -172,7 +193,7 @@ async function probeOne(deck: Deck, check: DeckCheck): Promise<ProbeResult> {
       const root = part ? await deck.pkg.partIfExists(part) : undefined;
       const name = root?.first('p:cSld')?.attrs.name ?? null;
       const type = root?.attrs.type ?? null;
-      const pass = name === check.layout || (type !== null && LAYOUT_TYPES[type] === check.layout);
+      const pass = layoutId(name, type) === check.layout;
       return { pass, observed: { layout: name, type } };
     }
     case 'impress.font': {

@@ -98,6 +98,15 @@ export function impressScenario(file: string): { doc: ImpressDoc; cases: Impress
         { kind: 'impress.slide_body', slide: 3, bullets: ['Grow', 'Hire'], exact: true },
         { kind: 'impress.notes', slide: 3, text: 'Goals talk' },
         { kind: 'impress.order', titles: ['Agenda', 'New Goals', 'Compare'] },
+        { kind: 'impress.layout', slide: 3, layout: 'title_content' },
+      ],
+    },
+    {
+      // A section slide must still read as one after LibreOffice saves it (as its Title Only).
+      edits: [{ op: 'impress.add_slide', position: 2, layout: 'section', title: 'Overview' }],
+      checks: [
+        { kind: 'impress.layout', slide: 2, layout: 'section' },
+        { kind: 'impress.slide_title', slide: 2, text: 'Overview', exact: true },
       ],
     },
     {
@@ -198,6 +207,7 @@ export function impressScenario(file: string): { doc: ImpressDoc; cases: Impress
       checks: [
         { kind: 'impress.slide_title', slide: 6, text: 'Closing' },
         { kind: 'impress.slide_body', slide: 6, bullets: ['Thanks', 'Questions'] },
+        { kind: 'impress.layout', slide: 6, layout: 'title_content' },
       ],
     },
     {

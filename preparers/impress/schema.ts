@@ -16,7 +16,7 @@ export const LAYOUTS = ['title', 'title_content', 'section', 'two_content', 'bla
 export const layout = z
   .enum(LAYOUTS)
   .describe(
-    'Slide layout: title (title + subtitle), title_content (title + bullets), section (section header), two_content (title + two bullet columns), blank.',
+    'Slide layout: title (title + subtitle), title_content (title + bullets), section (section header, LibreOffice: Title Only), two_content (title + two bullet columns), blank.',
   );
 export type Layout = z.infer<typeof layout>;
 
@@ -298,7 +298,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
   z
     .strictObject({ kind: z.literal('impress.layout'), file, slide, layout })
     .describe(
-      "The slide uses this layout (its layout part's name, or its type: secHead, title, obj, twoObj, blank).",
+      "The slide uses this layout: its layout part's name, LibreOffice's name for it (Title Slide, Title, Content, Title, 2 Content, Title Only = section, Blank Slide) or its OOXML type.",
     ),
   z
     .strictObject({ kind: z.literal('impress.hidden'), file, slide, hidden: z.boolean().default(true) })

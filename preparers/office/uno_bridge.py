@@ -16,9 +16,11 @@ side restarts the member and retries the files it had in flight.
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
+import zipfile
 
 import uno
 from com.sun.star.beans import PropertyValue
@@ -74,14 +76,53 @@ def connect(soffice, profile_arg, pipe):
     return office, desktop
 
 
+# Sheet view settings a hidden load drops: a panes element, or one of these attributes away from
+# its default (matched case-insensitively on "0"/"false" and "1"/"true").
+SHEET_VIEW = re.compile(rb"<sheetView\b([^>]*?)(?:/>|>(.*?)</sheetView>)", re.S)
+VIEW_DEFAULTS = {
+    b"showGridLines": True,
+    b"showRowColHeaders": True,
+    b"showZeros": True,
+    b"showFormulas": False,
+    b"rightToLeft": False,
+}
+
+
+def sheet_view_settings(path):
+    """True when a workbook's sheets carry view settings: frozen or split panes, zoom, no grid.
+
+    LibreOffice writes a sheet's view settings only from a view: a document loaded Hidden has
+    none, so its save forgets frozen panes and the like, which a person's save keeps. Loading with
+    a view (the office is headless: no window appears) costs ~80 ms of CPU per workbook, so only
+    workbooks that have such settings get one; a workbook without them saves the same either way.
+    """
+    try:
+        with zipfile.ZipFile(path) as z:
+            sheets = [n for n in z.namelist() if n.startswith("xl/worksheets/") and n.endswith(".xml")]
+            for name in sheets:
+                for m in SHEET_VIEW.finditer(z.read(name)):
+                    attrs, body = m.group(1), m.group(2) or b""
+                    if b"<pane" in body or re.search(rb"\bzoomScale=\"(?!100\")", attrs):
+                        return True
+                    for key, default in VIEW_DEFAULTS.items():
+                        v = re.search(rb"\b" + key + rb'="([^"]*)"', attrs)
+                        if v and (v.group(1).lower() in (b"1", b"true")) != default:
+                            return True
+    except (OSError, zipfile.BadZipFile, KeyError):
+        return False  # LibreOffice reports the damage when it loads the file
+    return False
+
+
 def convert(desktop, req):
     src = uno.systemPathToFileUrl(os.path.abspath(req["in"]))
     dst = uno.systemPathToFileUrl(os.path.abspath(req["out"]))
+    # A document with view settings is loaded with a view, as a person's save would keep them.
+    hidden = not (req["inFilter"].startswith("Calc ") and sheet_view_settings(req["in"]))
     doc = desktop.loadComponentFromURL(
         src,
         "_blank",
         0,
-        (prop("Hidden", True), prop("FilterName", req["inFilter"]), prop("ReadOnly", False)),
+        (prop("Hidden", hidden), prop("FilterName", req["inFilter"]), prop("ReadOnly", False)),
     )
     if doc is None:
         raise ValueError("LibreOffice could not open the file with filter %s" % req["inFilter"])

@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import {
-  CALC_CHECKS_LOST_IN_HEADLESS_SAVE,
-  type CalcCheck,
-  type CalcEdit,
-  calcDocSchema,
-  calcPreparer,
-} from '../../preparers/calc/index.ts';
+import { type CalcCheck, type CalcEdit, calcDocSchema, calcPreparer } from '../../preparers/calc/index.ts';
 import { closeOffice, convertToPdfSettled, roundTripOffice } from '../../preparers/office/index.ts';
 import type { FileMap } from '../../preparers/types.ts';
 
@@ -148,15 +142,13 @@ describe('calc through the real LibreOffice', () => {
     const recalculated = await calcPreparer.probe({ [FILE]: initialLo }, checks[0]);
     assert.deepEqual(recalculated.observed, { value: 49, formula: 'SUM(B2:B6)' });
     const after = await verdicts({ [FILE]: solvedLo });
-    after.forEach((v, i) => {
-      const kind = checks[i].kind;
-      if (CALC_CHECKS_LOST_IN_HEADLESS_SAVE.includes(kind)) return;
-      assert.equal(v.pass, true, `after LibreOffice save: ${JSON.stringify(v)}`);
-    });
+    // Every check, frozen panes included: the bridge loads a workbook with view settings with a view.
+    for (const v of after) assert.equal(v.pass, true, `after LibreOffice save: ${JSON.stringify(v)}`);
     const initialAfter = await verdicts({ [FILE]: initialLo });
     const initialBefore = await verdicts(initial);
+    // The initial's own freeze (row 1 only) survives too: the freeze check fails it before and after.
+    assert.deepEqual(initialAfter[14].observed, { rows: 1, cols: 0 });
     initialBefore.forEach((v, i) => {
-      if (CALC_CHECKS_LOST_IN_HEADLESS_SAVE.includes(checks[i].kind)) return;
       assert.equal(
         initialAfter[i].pass,
         v.pass,
@@ -236,7 +228,6 @@ describe('sheet names with $ and quotes through the real LibreOffice', () => {
     for (const p of pdfs) assert.ok(p.ok, p.ok ? '' : p.error);
     const [saved] = await roundTripOffice([{ name: 'solved', bytes: solved[FILE_Q3], format: 'xlsx' }]);
     for (const c of q3Checks) {
-      if (CALC_CHECKS_LOST_IN_HEADLESS_SAVE.includes(c.kind)) continue;
       const v = await calcPreparer.probe({ [FILE_Q3]: saved }, c);
       assert.equal(v.pass, true, `after LibreOffice save: ${JSON.stringify({ c, v })}`);
     }
