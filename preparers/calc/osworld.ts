@@ -19,7 +19,6 @@ const calcRange = z.object({
   tolerance: z.number().default(1e-9),
 });
 const calcSheetNames = z.object({ file: z.string(), names: z.array(z.string()).min(1) });
-const calcFreeze = z.object({ file: z.string(), sheet: z.string() });
 
 type CellValue = string | number | boolean | null;
 
@@ -99,12 +98,12 @@ export const calcOsworld: Record<string, OsworldMapper> = {
       rules: [{ file: c.file, rule: { type: 'sheet_name' }, needsGold: true }],
     };
   },
-  // Same argument: the gold sheet has exactly the expected frozen rows and columns.
-  'calc.freeze': (check) => {
-    const c = calcFreeze.parse(check);
-    const rule = { type: 'freeze', sheet_idx0: `RN${c.sheet}`, sheet_idx1: `EN${c.sheet}` };
-    return { ok: true, app: 'calc', rules: [{ file: c.file, rule, needsGold: true }] };
-  },
+  // The freeze rule reads the pane, which a LibreOffice save without a view (and so an agent's saved
+  // file, as our round trip shows) need not keep: the oracle's own workbook scores 0 after a real save.
+  'calc.freeze': () =>
+    unmapped(
+      'the freeze rule fails the oracle once LibreOffice has saved the workbook; the checker reads the pane',
+    ),
   'calc.formula': () => unmapped('check_cell reads cell values; no OSWorld rule reads the formula text'),
   'calc.sheet_exists': () => unmapped('no compare_table rule tests one sheet for presence or absence'),
   'calc.range_sorted': () =>

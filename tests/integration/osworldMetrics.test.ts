@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { VM_HOME } from '../../export/osworld/vm.ts';
+import { closeOffice, officeFormatOf, roundTripOfficeSettled } from '../../preparers/office/index.ts';
+import { materializeHome } from '../../preparers/os/home.ts';
+import { probeCheck } from '../../preparers/registry.ts';
+import type { FileMap } from '../../preparers/types.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { packageOffline } from '../support/offlinePackage.ts';
+import { type OfflineTask, offlineTask } from '../support/offlineTasks.ts';
+import {
+  exportToPack,
+  type MetricJob,
+  type MetricScore,
+  osworldPython,
+  scoreMetrics,
+} from '../support/osworldMetrics.ts';
+
+const STATES = ['initial', 'gold', 'resaved gold'] as const;
+
+/** Whether any call of the evaluator reads a file (not only command output, which the gate grades). */
+function readsFiles(evaluator: Record<string, unknown>): boolean {
+  const results = (Array.isArray(evaluator.result) ? evaluator.result : [evaluator.result]) as {
+    type: string;
+  }[];
+  return results.some((g) => g.type !== 'vm_command_line');
+}
+
+/**
+ * OSWorld's own metric functions (desktop-env from PyPI, in a venv the bootstrap makes) on a
+ * whole-library export: for one task of every skill, every metric call of the exported evaluator
+ * except the checker's and the OS commands' vm_command_line calls (the export gate plays those) is
+ * scored on the initial state, the gold (oracle) state and the gold as LibreOffice saves it again.
+ * Gold and resaved gold must score 1 on every call (else OSWorld fails a correct agent), and no call
+ * may score 1 on the initial state while a check it grades fails there (else the metric is blind to
+ * the change); calls grading only checks that already hold initially are counted and listed.
+ */
+describe("OSWorld's own metrics score the exported evaluators", () => {
+  let work: string;
+  let python: string;
+  before(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'forge-osworld-metrics-'));
+    python = osworldPython();
+  });
+  after(async () => {
+    await closeOffice();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('every skill: initial scores 0, gold and LibreOffice-resaved gold score 1 on every metric call', async () => {
+    const packRoot = path.join(work, 'pack');
+    const tasks: {
+      task: OfflineTask;
+      id: string;
+      evaluator: Record<string, unknown>;
+      /** Per rubric check, the evaluator(s) grading it (`a+b` when several). */
+      graders: string[];
+    }[] = [];
+    let infeasible = 0;
+    let checkerOnly = 0;
+    for (const { spec } of [...loadSkillLibrary().values()].sort((a, b) =>
+      a.spec.id < b.spec.id ? -1 : 1,
+    )) {
+      const task = await offlineTask(spec);
+      const { pkg, bytes } = await packageOffline(task);
+      const result = await exportToPack(pkg, bytes, packRoot);
+      assert.ok(result.ok, `${spec.id}: ${JSON.stringify(result)}`);
+      const evaluator = JSON.parse(JSON.stringify(result.task.evaluator)) as Record<string, unknown>;
+      if (evaluator.func === 'infeasible') infeasible++;
+      else if (!readsFiles(evaluator)) checkerOnly++;
+      else tasks.push({ task, id: pkg.id, evaluator, graders: result.evaluators.map((e) => e.evaluator) });
+    }
+
+    // One LibreOffice batch for every office file of every gold state.
+    const office = tasks.flatMap(({ task }, i) =>
+      Object.entries(task.solved).flatMap(([file, bytes]) => {
+        const format = officeFormatOf(file);
+        return format ? [{ task: i, file, office: { name: `${task.skillId}:${file}`, bytes, format } }] : [];
+      }),
+    );
+    const saved = await roundTripOfficeSettled(office.map((o) => o.office));
+    const resaved: FileMap[] = tasks.map(({ task }) => ({ ...task.solved }));
+    for (const [j, o] of office.entries()) {
+      const r = saved[j]!;
+      assert.ok(r.ok, `LibreOffice could not save ${o.office.name}: ${r.ok ? '' : r.error}`);
+      resaved[o.task]![o.file] = r.bytes;
+    }
+
+    const jobs: MetricJob[] = [];
+    for (const [i, { task, id, evaluator }] of tasks.entries()) {
+      for (const [s, files] of [task.initial, task.solved, resaved[i]!].entries()) {
+        const home = path.join(work, `home-${i}-${s}`);
+        await materializeHome(home, files);
+        jobs.push({ evaluator, home, cache: path.join(packRoot, 'cache', id), cloud: {} });
+      }
+    }
+    const scores = await scoreMetrics(python, path.join(work, 'jobs.json'), jobs);
+
+    const failures: string[] = [];
+    // A call scoring 1 on the untouched state: where one of the checks it grades fails there, the
+    // metric misses the change the check sees (a wrong mapping); where all of them already hold
+    // (guards such as "the title is still there"), no metric over those checks could see it.
+    const blind: string[] = [];
+    const guardsOnly: string[] = [];
+    let scored = 0;
+    let skipped = 0;
+    const skills = new Set<string>();
+    for (const [i, { task, evaluator, graders }] of tasks.entries()) {
+      const [initial, gold, resavedGold] = [0, 1, 2].map((s) => scores[i * 3 + s]!);
+      const getters = (Array.isArray(evaluator.result) ? evaluator.result : [evaluator.result]) as {
+        path?: string;
+      }[];
+      const initialProbes = await Promise.all(task.checks.map((c) => probeCheck(task.initial, c)));
+      for (const [k, call] of initial!.entries()) {
+        if ('skipped' in call) {
+          skipped++;
+          continue;
+        }
+        scored++;
+        skills.add(task.skillId);
+        const at = `${task.skillId} #${k + 1} ${call.func}`;
+        const show = (c: MetricScore | undefined) => (c && 'score' in c ? `${c.score}` : JSON.stringify(c));
+        for (const [label, c] of [
+          [STATES[1], gold![k]],
+          [STATES[2], resavedGold![k]],
+        ] as const)
+          if (!(c && 'score' in c && c.score === 1)) failures.push(`${at} on the ${label}: ${show(c)}`);
+        if ('score' in call && call.score === 1) {
+          // The checks this call grades: those mapped to its metric on the file its getter reads.
+          const graded = task.checks.flatMap((c, j) => {
+            const file = (c as { file?: string }).file;
+            const reads = file !== undefined && getters[k]?.path?.startsWith(`${VM_HOME}/${file}`);
+            return reads && graders[j]!.split('+').includes(call.func) ? [j] : [];
+          });
+          assert.ok(graded.length > 0, `${at}: no check maps to it`);
+          const failing = graded.filter((j) => !initialProbes[j]!.pass);
+          if (failing.length > 0)
+            blind.push(`${at} (misses ${failing.map((j) => task.checks[j]!.kind).join(', ')})`);
+          else guardsOnly.push(`${at} (grades only ${graded.map((j) => task.checks[j]!.kind).join(', ')})`);
+        }
+      }
+    }
+    console.log(
+      `${tasks.length} tasks with OSWorld metric calls (${skills.size} skills), ${scored} calls scored ×3 states, ` +
+        `${skipped} vm_command_line calls not scored; ${infeasible} infeasible and ${checkerOnly} checker-only tasks; ` +
+        `${failures.length} failures on gold or resaved gold; ${blind.length + guardsOnly.length} calls score 1 on the initial state ` +
+        `(${blind.length} blind to a change a check sees, ${guardsOnly.length} grading only checks that already hold)`,
+    );
+    for (const [title, lines] of [
+      ['failures', failures],
+      ['blind', blind],
+      ['guards only', guardsOnly],
+    ] as const)
+      if (lines.length) console.log(`${title}:\n${lines.join('\n')}`);
+    assert.ok(scored > 0, 'no metric call was scored');
+    assert.deepEqual(failures, [], `${failures.length} metric calls fail a correct state`);
+    assert.deepEqual(blind, [], `${blind.length} metric calls score 1 on the untouched state`);
+  });
+});
