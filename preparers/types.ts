@@ -91,7 +91,8 @@ export interface Preparer<
   bulk(edits: Edit[]): Edit[] | undefined;
   /**
    * Mechanical correct alternatives to the oracle's edits (the same result spelt another way a
-   * person could leave it), each of which the rubric must pass; none when the edits have no such form.
+   * person could leave it), each of which the rubric must pass; none when the edits have no such
+   * form. `edits` are all of this app's edits of the task; each alternative answers them one for one.
    */
   rights?(edits: Edit[]): { name: GenericRightName; edits: Edit[] }[];
   /**

@@ -24,28 +24,27 @@ export interface RightVerdict {
 }
 
 /**
- * The oracle's edits with one app's group replaced by each of that app's generic alternatives;
- * the other apps' edits stay the oracle's, so a composite's generic right changes one thing.
+ * The oracle's edits with each app's edits replaced by that app's generic alternative of one name;
+ * the other apps' edits stay the oracle's. An app sees all of its edits at once (a sort after a
+ * mail edit still moves the cells a formula before it wrote) and answers them one for one.
  */
 export function genericRights(
   edits: { op: string }[],
   off: readonly string[] = [],
 ): { name: string; edits: { op: string }[] }[] {
-  // Runs of one app's edits, each with the alternatives its preparer derives for that run.
-  const groups: { edits: { op: string }[]; rights: Map<string, { op: string }[]> }[] = [];
-  for (let i = 0; i < edits.length; ) {
-    const app = appOf(edits[i]!.op);
-    let j = i;
-    while (j < edits.length && appOf(edits[j]!.op) === app) j++;
-    const group = edits.slice(i, j);
-    const rights = (preparers[app].rights?.(group) ?? []).filter((r) => !off.includes(r.name));
-    groups.push({ edits: group, rights: new Map(rights.map((r) => [r.name, r.edits])) });
-    i = j;
+  const byName = new Map<string, { op: string }[]>();
+  for (const app of new Set(edits.map((e) => appOf(e.op)))) {
+    const at = edits.flatMap((e, i) => (appOf(e.op) === app ? [i] : []));
+    for (const r of preparers[app].rights?.(at.map((i) => edits[i]!)) ?? []) {
+      if (off.includes(r.name) || r.edits.length !== at.length) continue;
+      const out = byName.get(r.name) ?? [...edits];
+      at.forEach((i, k) => {
+        out[i] = r.edits[k]!;
+      });
+      byName.set(r.name, out);
+    }
   }
-  // One alternative per name: every run that has it spelt that way (two Calc runs split by a
-  // mail edit both respelt), every other run as the oracle did it.
-  const names = [...new Set(groups.flatMap((g) => [...g.rights.keys()]))];
-  return names.map((name) => ({ name, edits: groups.flatMap((g) => g.rights.get(name) ?? g.edits) }));
+  return [...byName].map(([name, e]) => ({ name, edits: e }));
 }
 
 export async function rightSolutions(

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { prepareInMemory } from '../../activities/prepareCore.ts';
+import { genericRights } from '../../activities/verify/rightSolutions.ts';
+import { proveRubric } from '../../activities/verify/rubricProof.ts';
+import { GENERIC_RIGHTS } from '../../preparers/types.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { authorTask } from '../../skills/run/author.ts';
+import { type SkillSpec, skillSpecSchema } from '../../skills/schema.ts';
+import { buildLocalTask, offlineCaller, proveLocally } from '../support/localProof.ts';
+
+/**
+ * Correct alternatives (`right:` and the preparers' generic ones): each must pass the whole rubric
+ * with our probes and with the shipped checker, and a rubric that fails one rejects the task,
+ * naming it.
+ */
+const library = loadSkillLibrary();
+const specOf = (id: string): SkillSpec => {
+  const l = library.get(id);
+  if (!l) throw new Error(`no skill ${id} in the library`);
+  return l.spec;
+};
+
+/** The spec with its solve node's declared rights replaced (and the rubric patched, when given). */
+function withRights(
+  spec: SkillSpec,
+  right: { name: string; edits: unknown[] }[],
+  rubric: Partial<SkillSpec['rubric']> = {},
+): SkillSpec {
+  const raw = structuredClone(spec) as unknown as { nodes: Record<string, unknown>[]; rubric: object };
+  for (const n of raw.nodes) if ('solve' in n) n.right = right;
+  raw.rubric = { ...raw.rubric, ...rubric };
+  return skillSpecSchema.parse(raw);
+}
+
+test('declared and generic correct alternatives pass our probes and the shipped checker (export gate)', async () => {
+  const spec = specOf('calc.formulas.sum-column');
+  const a = await authorTask(spec, 3, offlineCaller, { level: 'goal', roundId: 'rights', taskIndex: 0 });
+  assert.ok(a.ok);
+  const p = await prepareInMemory(spec, 'file', a.context);
+  assert.ok(p.ok, p.ok ? '' : `${p.reason}: ${p.detail}`);
+  const names = (p.stats.right ?? []).map((r) => r.name);
+  assert.deepEqual(names.sort(), [
+    'calc-absolute-refs',
+    'calc-formula-spelling',
+    'header-in-range',
+    'subtotal',
+  ]);
+  assert.equal(p.stats.rightTried, 4);
+  assert.equal(p.stats.rightPassed, 4);
+  // The gate graded initial, oracle, every wrong solution and every correct alternative.
+  assert.equal(p.stats.exportStates, 2 + p.stats.wrongTried + 4);
+  assert.ok(p.runs.some((r) => r.nodeId === 'verify_right_passes' && r.status === 'ok'));
+});
+
+test('a correct alternative the rubric fails rejects the task rubric_rejects_right, naming it and the check', async () => {
+  const spec = specOf('calc.formulas.sum-column');
+  const cell = {
+    op: 'calc.set_formula',
+    file: '{{params.folder}}/{{scenario.file_name}}.xlsx',
+    sheet: '{{scenario.sheet}}',
+    cell: '{{derived.cell}}',
+  };
+  // Declared "right" but one row short: a spec error the proof must name, not accept.
+  const bad = withRights(spec, [
+    { name: 'subtotal', edits: [{ ...cell, formula: 'SUBTOTAL(9,B2:B{{derived.last_row}})' }] },
+    { name: 'short-range', edits: [{ ...cell, formula: 'SUM(B2:B{{derived.last_row - 1}})' }] },
+  ]);
+  const p = await proveLocally(bad, 1);
+  assert.equal(p.ok, false);
+  if (p.ok) return;
+  assert.equal(p.reason, 'rubric_rejects_right');
+  assert.equal(p.node, 'verify_right_passes');
+  assert.match(p.detail, /"short-range"/);
+  assert.match(p.detail, /calc\.cell_value/);
+  assert.match(p.detail, /calc\.formula/);
+  assert.doesNotMatch(p.detail, /"subtotal"/);
+  const failed = p.stats?.right?.filter((r) => !r.passed).map((r) => r.name);
+  assert.deepEqual(failed, ['short-range']);
+  assert.equal(p.stats?.rightPassed, (p.stats?.rightTried ?? 0) - 1);
+});
+
+test('a skill turns a generic correct alternative off with a reason; the others still run', async () => {
+  const spec = specOf('calc.formulas.sum-column');
+  const off = withRights(spec, [], {
+    generic_right_off: [{ name: 'calc-absolute-refs', reason: 'measuring the opt-out in a test' }],
+  });
+  const p = await proveLocally(off, 1);
+  assert.ok(p.ok, p.ok ? '' : `${p.reason}: ${p.detail}`);
+  assert.deepEqual(
+    p.stats.right?.map((r) => r.name),
+    ['calc-formula-spelling'],
+  );
+  assert.throws(
+    () =>
+      withRights(spec, [], {
+        generic_right_off: [{ name: 'no-such-right' as never, reason: 'a typo in a spec' }],
+      }),
+    /generic_right_off/,
+  );
+});
+
+test('generic correct alternatives spell formulas differently and leave other edits alone', () => {
+  const edits: { op: string; [k: string]: unknown }[] = [
+    { op: 'calc.set_value', file: 'a.xlsx', sheet: 'S', cell: 'C1', value: 'Share' },
+    { op: 'calc.set_formula', file: 'a.xlsx', sheet: 'S', cell: 'B10', formula: '=SUMIF(A2:A9,"x",B2:B9)' },
+    { op: 'os.write_file', path: 'n.txt', content: 'x' },
+    { op: 'calc.fill_formula', file: 'a.xlsx', sheet: 'S', range: 'C2:C9', formula: "B2/'My data'!B$10" },
+  ];
+  const rights = Object.fromEntries(genericRights(edits).map((r) => [r.name, r.edits]));
+  const formulaAt = (name: string, i: number) =>
+    (rights[name]?.[i] as { formula?: string } | undefined)?.formula;
+  assert.deepEqual(
+    rights['calc-formula-spelling']?.map((e) => (e as { formula?: string }).formula),
+    [undefined, 'sumif(A2:A9, "x", B2:B9)', undefined, "B2 / 'My data'!B$10"],
+  );
+  assert.equal(formulaAt('calc-absolute-refs', 1), 'SUMIF($A$2:$A$9,"x",$B$2:$B$9)');
+  // A filled formula keeps its relative references: absolute ones would change what each row reads.
+  assert.equal(formulaAt('calc-absolute-refs', 3), "B2/'My data'!B$10");
+  assert.deepEqual(rights['calc-formula-spelling']?.[2], edits[2]);
+  // Cells that a later edit moves (a sort) keep the oracle's references.
+  assert.equal(
+    genericRights([
+      ...edits,
+      { op: 'calc.sort_range', file: 'a.xlsx', sheet: 'S', range: 'A1:C9', by: [] },
+    ]).some((r) => r.name === 'calc-absolute-refs'),
+    false,
+  );
+});
+
+test('every generic correct alternative passes on every skill it applies to (one seed each)', async () => {
+  const failed: string[] = [];
+  const seen = new Set<string>();
+  for (const { spec } of library.values()) {
+    const task = await buildLocalTask(spec, 1);
+    const off = task.m.genericRightOff;
+    if (genericRights(task.m.edits, off).length === 0) continue;
+    // Only the generic ones: the declared ones are proved with each skill's own tasks.
+    const p = await proveRubric({ ...task.m, right: [] }, task.initial, task.solved, task.owner);
+    for (const r of p.stats?.right ?? []) {
+      seen.add(r.name);
+      if (!r.passed) failed.push(`${spec.id} ${r.name}: ${r.failing.join('; ').slice(0, 300)}`);
+    }
+    if (!p.ok && p.reason !== 'rubric_rejects_right')
+      failed.push(`${spec.id}: ${p.reason}: ${p.detail.slice(0, 300)}`);
+  }
+  assert.deepEqual(failed, []);
+  assert.deepEqual(
+    [...seen].sort(),
+    [...GENERIC_RIGHTS].sort(),
+    'the library exercises every generic alternative',
+  );
+});
+
+test("a composite keeps its steps' correct alternatives: that step done its other way, the others as the oracle", () => {
+  const spec = specOf('composite.calc-thunderbird.total-to-mail');
+  const right = spec.nodes.flatMap((n) => ('solve' in n ? n.right : []));
+  const subtotal = right.find((r) => r.name.endsWith('-subtotal'));
+  assert.ok(subtotal, `rights: ${right.map((r) => r.name).join(', ')}`);
+  const ops = (subtotal.edits as { op: string }[]).map((e) => e.op.split('.')[0]);
+  assert.ok(ops.includes('calc') && ops.includes('thunderbird'), `ops: ${ops.join(', ')}`);
+});
