@@ -217,7 +217,9 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       : {
           func: calls.map((c) => c.func),
           result: calls.map((c) => c.result),
-          expected: calls.map((c) => c.expected ?? { type: 'rule', rules: {} }),
+          // A call with no expected state still needs a getter in the list; `rules: null` hands the
+          // metric None, its default (compare_table opens any non-None expected as a workbook and crashes on {}).
+          expected: calls.map((c) => c.expected ?? { type: 'rule', rules: null }),
           options: calls.map((c) => c.options ?? {}),
           conj: 'and',
         };

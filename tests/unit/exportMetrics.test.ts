@@ -332,6 +332,24 @@ test('checks on one document collapse into one gold call per metric, saved once'
   );
 });
 
+test('compare_table without a gold copy is handed None as expected (an empty rule crashes OSWorld’s compare_table)', async () => {
+  const { input, files } = calcPackageInput({
+    checks: [{ kind: 'calc.cell_value', file: 'Desktop/sales.xlsx', sheet: 'S', cell: 'A1', value: 5 }],
+  });
+  // Only the initial workbook: no gold for the metric, which reads cell values alone.
+  input.artifacts = input.artifacts.filter((a) => a.role === 'initial');
+  const loc = async (key: string) => ({ packPath: `p/${key}` });
+  const out = await toOsworldTask(buildTaskPackage(input).taskJson, {
+    initialFile: loc,
+    goldFile: loc,
+    checkerFiles: async () => ({ checker: { packPath: 'c/f.py' }, checks: { packPath: 'c/c.json' } }),
+  });
+  assert.ok(out.ok && files.length === 2, JSON.stringify(out));
+  const evaluator = out.task.evaluator as Record<string, unknown[]>;
+  assert.deepEqual(evaluator.func, ['compare_table', 'exact_match']);
+  assert.deepEqual(evaluator.expected?.[0], { type: 'rule', rules: null });
+});
+
 test('an infeasible task exports with OSWorld’s own infeasible evaluator and ships no checker', async () => {
   const { input } = calcPackageInput({
     checks: [
