@@ -20,6 +20,8 @@ export interface DryRunTask {
   instruction: string | null;
   /** Each wrong solution tried on the task and whether the rubric rejected it (killed). */
   wrong: { name: string; generic: boolean; killed: boolean; failing: string[] }[];
+  /** Each correct alternative tried on the task and whether the rubric passed it. */
+  right: { name: string; generic: boolean; passed: boolean; failing: string[] }[];
   level: string | null;
 }
 
@@ -105,6 +107,7 @@ export async function dryRunSpec(
       detail: row.rejectDetail,
       instruction: row.instruction,
       wrong: ((row.rubricStats as RubricStats | null)?.wrong ?? []).map((w) => ({ ...w })),
+      right: ((row.rubricStats as RubricStats | null)?.right ?? []).map((r) => ({ ...r })),
       level: row.instructionLevel,
     });
   }

@@ -89,6 +89,10 @@ export function register(program: Command): void {
             const verdict = w.killed ? `rejected (failed: ${w.failing.join(', ')})` : 'PASSES THE RUBRIC';
             process.stdout.write(`          wrong ${w.generic ? '(generic) ' : ''}${w.name}: ${verdict}\n`);
           }
+          for (const r of t.right) {
+            const verdict = r.passed ? 'passes' : `REJECTED (failed: ${r.failing.join('; ')})`;
+            process.stdout.write(`          right ${r.generic ? '(generic) ' : ''}${r.name}: ${verdict}\n`);
+          }
         }
         if (r.judgeNotice) process.stdout.write(`note: ${r.judgeNotice}\n`);
         if (!r.passed) throw new Error(`${spec.id}: not every task was accepted (round ${r.roundId})`);
