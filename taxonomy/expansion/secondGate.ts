@@ -11,7 +11,7 @@ function record(v: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** The spec's checks and edits (oracle and wrong solutions) that run a regular expression it wrote. */
+/** The spec's checks and edits (oracle, wrong solutions, correct alternatives) that run a regular expression it wrote. */
 function regexUsers(spec: SkillSpec): string[] {
   const items: { where: string; item: Record<string, unknown> }[] = [];
   spec.rubric.checks.forEach((c, i) => {
@@ -20,7 +20,11 @@ function regexUsers(spec: SkillSpec): string[] {
   });
   spec.nodes.forEach((node, i) => {
     if (!('solve' in node)) return;
-    const lists = [node.solve, ...node.wrong.map((w) => w.edits)] as unknown[];
+    const lists = [
+      node.solve,
+      ...node.wrong.map((w) => w.edits),
+      ...node.right.map((r) => r.edits),
+    ] as unknown[];
     for (const list of lists)
       if (Array.isArray(list))
         list.forEach((e, j) => {
