@@ -2,7 +2,12 @@ import type { FileMap } from '../types.ts';
 
 /** Where Local Folders keeps its mbox files, relative to the profile directory. */
 export const LOCAL_FOLDERS_DIR = 'Mail/Local Folders';
-export const STANDARD_FOLDERS = ['Inbox', 'Sent', 'Drafts', 'Templates', 'Trash'] as const;
+/**
+ * The folders Local Folders has once Thunderbird has started: it creates "Unsent Messages" (its
+ * outbox) on its first start, so a profile without it would gain a folder the moment the agent's
+ * Thunderbird opens it (tests/integration/thunderbirdOracle.test.ts).
+ */
+export const STANDARD_FOLDERS = ['Inbox', 'Sent', 'Drafts', 'Templates', 'Trash', 'Unsent Messages'] as const;
 
 /** Profile-relative mbox file of a folder path: "A/B" → "Mail/Local Folders/A.sbd/B". */
 export function folderFile(folder: string): string {
