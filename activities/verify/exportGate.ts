@@ -15,6 +15,7 @@ import { ObjectStore } from '../../infra/objectStore.ts';
 import {
   type CheckerAnswer,
   type CheckerRunner,
+  type CheckerVerdict,
   checkerRunner,
   SYSTEM_PYTHON,
 } from '../../preparers/checker/runner.ts';
@@ -181,17 +182,22 @@ export async function exportGate(
       if (!shipped || Buffer.compare(shipped, checker) !== 0)
         return { ok: false, detail: 'the pack ships another checker than the one the gate runs' };
     }
-    const jobs: Promise<CheckerAnswer>[] = [];
-    for (const home of homes) {
-      jobs.push(runner.run({ home, checks: record.rubric.checks }));
-      if (calls.checker)
-        jobs.push(runner.run({ home, checksFile: path.join(home, CHECKER_VM_DIR, 'checks.json') }));
-    }
-    const answers = await Promise.all(jobs);
-    const per = calls.checker ? 2 : 1;
+    // One job per state: the verdicts over the JSONL record's checks and, when the example runs the
+    // checker, the line it prints for the shipped checks.json (one process for them all).
+    const answers = await Promise.all(
+      homes.map((home) =>
+        runner.run({
+          home,
+          checks: record.rubric.checks,
+          ...(calls.checker ? { checksFile: path.join(home, CHECKER_VM_DIR, 'checks.json') } : {}),
+        }),
+      ),
+    );
     const problems: string[] = [];
     for (const [i, s] of states.entries()) {
-      const verdicts = answers[i * per] as { pass: boolean; observed: unknown }[];
+      const answer = answers[i] as CheckerAnswer;
+      const verdicts =
+        (Array.isArray(answer) ? answer : (answer as { verdicts: CheckerVerdict[] }).verdicts) ?? [];
       s.probes.forEach((probe, k) => {
         const py = verdicts[k];
         const kind = (record.rubric.checks[k] as { kind?: string }).kind;
@@ -205,7 +211,7 @@ export async function exportGate(
           );
       });
       if (calls.checker) {
-        const line = answers[i * per + 1] as string;
+        const line = (answer as { line: string }).line;
         const passed = line === calls.checker.expected;
         if (passed !== (s.expect === 'pass'))
           problems.push(
@@ -223,9 +229,9 @@ export async function exportGate(
             );
         }
     }
-    return problems.length === 0
-      ? { ok: true, states: states.length }
-      : { ok: false, detail: problems.join('; ') };
+    if (problems.length === 0) return { ok: true, states: states.length };
+    const more = problems.length > 8 ? `; and ${problems.length - 8} more` : '';
+    return { ok: false, detail: problems.slice(0, 8).join('; ') + more };
   } finally {
     // A state may hold folders without write permission; retried, and never fatal to the verdict.
     await rm(work, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});

@@ -34,13 +34,18 @@ def read_checks(path):
 
 
 def batch_job(job):
-    """One state of a batch: every check's verdict (`checks`), or the harness's line for a shipped
-    checks file read under that home (`checksFile`), exactly as the single run would print it."""
+    """One state of a batch: every check's verdict (`checks`), the harness's line for a shipped
+    checks file read under that home (`checksFile`), exactly as the single run would print it, or
+    both (one Env, so each file is parsed once)."""
     env = Env(job['home'])
-    if 'checksFile' in job:
-        checks, error = read_checks(job['checksFile'])
-        return error if checks is None else verdict_line(env, checks)
-    return [dict(zip(('pass', 'observed'), evaluate(env, c))) for c in job['checks']]
+    verdicts = None
+    if 'checks' in job:
+        verdicts = [dict(zip(('pass', 'observed'), evaluate(env, c))) for c in job['checks']]
+    if 'checksFile' not in job:
+        return verdicts
+    checks, error = read_checks(job['checksFile'])
+    line = error if checks is None else verdict_line(env, checks)
+    return line if verdicts is None else {'verdicts': verdicts, 'line': line}
 
 
 def main(argv):

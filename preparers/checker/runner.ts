@@ -12,13 +12,16 @@ export const SYSTEM_PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3'
 /** PATH with the system directories first, so `python3` in a command means the system one. */
 export const SYSTEM_PATH = `/usr/bin:/bin:${process.env.PATH ?? ''}`;
 
-/** One state for the checker: every check's verdict, or the harness's stdout for a shipped checks file. */
-export type CheckerJob = { home: string; checks: unknown[] } | { home: string; checksFile: string };
+/**
+ * One state for the checker: every check's verdict (`checks`), the harness's stdout for a shipped
+ * checks file (`checksFile`), or both at once (the answer is then `{verdicts, line}`).
+ */
+export type CheckerJob = { home: string; checks?: unknown[]; checksFile?: string };
 export interface CheckerVerdict {
   pass: boolean;
   observed: unknown;
 }
-export type CheckerAnswer = CheckerVerdict[] | string;
+export type CheckerAnswer = CheckerVerdict[] | string | { verdicts: CheckerVerdict[]; line: string };
 
 /** A whole batch is given this long; the checker reads small files, so only a wedged run gets near it. */
 const BATCH_TIMEOUT_MS = 120_000;
@@ -38,8 +41,9 @@ interface Pending {
 export class CheckerRunner {
   #queue: Pending[] = [];
   #running = 0;
+  #scheduled = false;
   #dir: Promise<string> | undefined;
-  #checker: Promise<string> | undefined;
+  #checker: Promise<{ source: string; bytecode: string }> | undefined;
 
   constructor(
     /** The checker's source; the shipped one unless a test hands it a broken one. */
@@ -51,16 +55,46 @@ export class CheckerRunner {
   run(job: CheckerJob): Promise<CheckerAnswer> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ job, resolve, reject });
-      this.#pump();
+      // Jobs submitted in the same turn (a task's states, a batch's tasks) go in one process.
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#pump();
+        });
+      }
     });
   }
 
   /** The checker file this runner executes (the bytes a pack ships, unless a test said otherwise). */
   checkerPath(): Promise<string> {
+    return this.#compiled().then((c) => c.source);
+  }
+
+  /**
+   * The checker's text and its bytecode, compiled once: a process that runs the .pyc skips
+   * compiling ~4,000 lines (~90 ms of every start), and runs the same code as the text.
+   */
+  #compiled(): Promise<{ source: string; bytecode: string }> {
     this.#checker ??= this.#workDir().then(async (dir) => {
-      const file = path.join(dir, 'forge_check.py');
-      await writeFile(file, this.source);
-      return file;
+      const source = path.join(dir, 'forge_check.py');
+      const bytecode = path.join(dir, 'forge_check.pyc');
+      await writeFile(source, this.source);
+      await new Promise<void>((resolve, reject) =>
+        execFile(
+          SYSTEM_PYTHON,
+          [
+            '-c',
+            'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)',
+            source,
+            bytecode,
+          ],
+          { env: childEnv({ extra: { PATH: SYSTEM_PATH } }), timeout: 60_000 },
+          (err, _out, errOut) =>
+            err ? reject(new Error(`the checker does not compile: ${errOut || err.message}`)) : resolve(),
+        ),
+      );
+      return { source, bytecode };
     });
     return this.#checker;
   }
@@ -84,13 +118,13 @@ export class CheckerRunner {
   async #runBatch(batch: Pending[]): Promise<void> {
     let jobsFile: string | undefined;
     try {
-      const [checker, dir] = await Promise.all([this.checkerPath(), this.#workDir()]);
+      const [{ bytecode }, dir] = await Promise.all([this.#compiled(), this.#workDir()]);
       jobsFile = path.join(dir, `jobs-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
       await writeFile(jobsFile, JSON.stringify(batch.map((p) => p.job)));
       const stdout = await new Promise<string>((resolve, reject) => {
         execFile(
           SYSTEM_PYTHON,
-          [checker, jobsFile!, '--batch'],
+          [bytecode, jobsFile!, '--batch'],
           {
             maxBuffer: 512 * 1024 * 1024,
             timeout: BATCH_TIMEOUT_MS,
