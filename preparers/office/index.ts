@@ -27,7 +27,7 @@ import { cpus } from 'node:os';
 import { z } from 'zod';
 import { type BatcherOptions, OfficeBatcher, OfficeConversionError } from './batcher.ts';
 import { OFFICE_FORMATS, type OfficeFormat, officeFormatOf } from './formats.ts';
-import { ResidentOffice, type ResidentOptions } from './resident.ts';
+import { type OfficeOp, ResidentOffice, type ResidentOptions } from './resident.ts';
 
 export {
   type BatcherOptions,
@@ -35,6 +35,7 @@ export {
   OfficeBatcher,
   OfficeConversionError,
   type OfficeFormat,
+  type OfficeOp,
   officeFormatOf,
   ResidentOffice,
   type ResidentOptions,

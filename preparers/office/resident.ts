@@ -35,11 +35,18 @@ const PDF_FILTER: Record<OfficeFormat, string> = {
   pptx: 'impress_pdf_Export',
 };
 
+/**
+ * An edit LibreOffice makes between load and save, as a person would in its UI (uno_bridge.py
+ * OPS): e.g. `{ op: 'writer.insert_toc', before: 'Introduction', levels: 3 }`.
+ */
+export type OfficeOp = { op: string } & Record<string, unknown>;
+
 interface Job {
   name: string;
   bytes: Uint8Array;
   format: OfficeFormat;
   target: 'same' | 'pdf';
+  ops: OfficeOp[];
   tries: number;
   resolve(bytes: Uint8Array): void;
   reject(err: Error): void;
@@ -147,6 +154,7 @@ class Member {
         inFilter: filters.input,
         outFilter: job.target === 'pdf' ? PDF_FILTER[job.format] : filters.roundTrip.split(':')[1],
         recalc: job.format === 'xlsx',
+        ...(job.ops.length > 0 ? { ops: job.ops } : {}),
       };
       const pending = this.next(this.options.fileTimeoutMs);
       this.child!.stdin!.write(`${JSON.stringify(request)}\n`);
@@ -220,15 +228,17 @@ export class ResidentOffice {
     for (let i = 0; i < options.processes; i++) this.idle.push(undefined);
   }
 
+  /** Loads the file, makes the `ops` edits in LibreOffice (none for a plain round trip), saves it. */
   convert(
     name: string,
     bytes: Uint8Array,
     format: OfficeFormat,
     target: 'same' | 'pdf',
+    ops: OfficeOp[] = [],
   ): Promise<Uint8Array> {
     if (this.closed) return Promise.reject(new Error('resident LibreOffice pool is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ name, bytes, format, target, tries: 0, resolve, reject });
+      this.pending.push({ name, bytes, format, target, ops, tries: 0, resolve, reject });
       this.dispatch();
     });
   }

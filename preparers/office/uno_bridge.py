@@ -5,7 +5,8 @@ request: one JSON object per line on stdin, one answer per line on stdout, in or
 
   start:    argv = [soffice, profile_arg, pipe_name]
   ready:    {"ready": true}                                   (once connected)
-  request:  {"in": path, "out": path, "inFilter": name, "outFilter": name, "recalc": bool}
+  request:  {"in": path, "out": path, "inFilter": name, "outFilter": name, "recalc": bool,
+             "ops": [{"op": name, ...}] (optional: edits made in LibreOffice before the save, see OPS)}
   answer:   {"ok": true} | {"ok": false, "error": "..."}
   stop:     {"quit": true} or end of stdin
 
@@ -113,6 +114,32 @@ def sheet_view_settings(path):
     return False
 
 
+def insert_toc(doc, op):
+    """Insert ▸ Table of Contents and Index, as a person does it: a ContentIndex built from the
+    outline (heading styles' outline levels), `levels` deep, put before the paragraph whose text is
+    `before`, then updated (the dialog's OK)."""
+    text = doc.getText()
+    paragraphs = text.createEnumeration()
+    target = None
+    while paragraphs.hasMoreElements():
+        par = paragraphs.nextElement()
+        if par.supportsService("com.sun.star.text.Paragraph") and par.getString().strip() == op["before"]:
+            target = par
+            break
+    if target is None:
+        raise ValueError("no paragraph reads %r" % op["before"][:80])
+    index = doc.createInstance("com.sun.star.text.ContentIndex")
+    index.CreateFromOutline = True
+    index.Level = int(op.get("levels", 3))
+    text.insertTextContent(text.createTextCursorByRange(target.getStart()), index, False)
+    index.update()
+
+
+# What a request may ask LibreOffice to do between load and save (tests drive the real app with
+# these to make correct end states the way a person would). Each takes (doc, op).
+OPS = {"writer.insert_toc": insert_toc}
+
+
 def convert(desktop, req):
     src = uno.systemPathToFileUrl(os.path.abspath(req["in"]))
     dst = uno.systemPathToFileUrl(os.path.abspath(req["out"]))
@@ -127,6 +154,10 @@ def convert(desktop, req):
     if doc is None:
         raise ValueError("LibreOffice could not open the file with filter %s" % req["inFilter"])
     try:
+        for op in req.get("ops", []):
+            if op.get("op") not in OPS:
+                raise ValueError("unknown operation %r" % op.get("op"))
+            OPS[op["op"]](doc, op)
         if req.get("recalc") and hasattr(doc, "calculateAll"):
             doc.calculateAll()
         doc.storeToURL(dst, (prop("FilterName", req["outFilter"]), prop("Overwrite", True)))

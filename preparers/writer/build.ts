@@ -28,6 +28,16 @@ const ALIGN: Record<Alignment, (typeof AlignmentType)[keyof typeof AlignmentType
 };
 const TWIPS_PER_INCH = 1440;
 
+/**
+ * Heading 1..6 carry their outline level (0-based, as Word's built-in styles do): LibreOffice's
+ * table of contents and navigator list a paragraph by its style's outline level, and docx writes
+ * none by default, so a TOC inserted in the real app came out empty. Only `paragraph` is given,
+ * so docx keeps its default heading fonts.
+ */
+const HEADING_STYLES = Object.fromEntries(
+  [1, 2, 3, 4, 5, 6].map((n) => [`heading${n}`, { paragraph: { outlineLevel: n - 1 } }]),
+);
+
 /** Numbering definitions every document carries, so oracle edits can reuse them. */
 const NUMBERING = [
   {
@@ -116,6 +126,7 @@ export async function buildDocx(doc: WriterDoc): Promise<Uint8Array> {
   const margin = (v: number | undefined) => Math.round((v ?? 1) * TWIPS_PER_INCH);
   const document = new Document({
     creator: 'cua-forge',
+    styles: { default: HEADING_STYLES },
     numbering: { config: NUMBERING },
     sections: [
       {
