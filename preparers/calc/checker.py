@@ -46,6 +46,13 @@ def range_name(r):
     return a if a == b else a + ':' + b
 
 
+def show_range(r):
+    """A range as the probe's observed value writes it: a whole-column reference by its columns ("B", "B:D")."""
+    if r[2] == WHOLE_COLUMN_ROWS:
+        return re.sub(r'\d+', '', range_name((r[0], r[1], r[0], r[3])))
+    return range_name(r)
+
+
 def split_sheet_ref(ref):
     m = re.match(r"^(?:'((?:[^']|'')+)'|([^!]+))!(.+)$", ref.strip(), re.S)
     raw = m.group(3) if m else ref.strip()
@@ -635,7 +642,7 @@ def calc_formula(env, ws, c):
         problems.append('does not call %s' % c['function'])
     if c.get('matches') is not None and js_regex(c['matches'], 'i').search(f) is None:
         problems.append('does not match /%s/' % c['matches'])
-    seen = {'formula': f, 'reads': ['%s!%s' % (x[0], range_name(x[1])) for x in refs[:10]]}
+    seen = {'formula': f, 'reads': ['%s!%s' % (x[0], show_range(x[1])) for x in refs[:10]]}
     if problems:
         seen['problems'] = problems
     return not problems, seen

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { prepareInMemory } from '../../activities/prepareCore.ts';
-import { inProcessLlm } from '../../bench/floor.ts';
 import { applyOs } from '../../preparers/os/apply.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import { regexPool, regexTest, setRegexBudget } from '../../preparers/sandbox/regex.ts';
@@ -9,6 +8,7 @@ import { withSandboxScope } from '../../preparers/sandbox/workerPool.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
+import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**
  * Issue 31, item 2: ten backtracking regex checks in one task used to freeze the calling thread
@@ -169,7 +169,7 @@ describe('untrusted regexes run in a worker pool', () => {
       weight: 1,
       checks: Array.from({ length: 10 }, (_, i) => first + i),
     } as (typeof hostile.rubric.items)[number]);
-    const llm = inProcessLlm();
+    const llm = offlineCaller;
     const author = async (spec: SkillSpec, seed: number) => {
       const a = await authorTask(spec, seed, llm, { level: 'natural' });
       assert.ok(a.ok, JSON.stringify(a));
