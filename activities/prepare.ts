@@ -67,7 +67,7 @@ export function createPrepareStages(deps: ActivityDeps) {
           ...(p.stats ? { rubricStats: p.stats } : {}),
         }),
       };
-    const { m, level, initial, solved, appOf, checks, items, before, after, runs } = p;
+    const { m, level, initial, solved, appOf, before, after, runs } = p;
     const lapStart = performance.now();
     const appFor = (path: string) => appOf.get(path) ?? appOfPath(path);
     // Packed here, while the profile is in memory, rather than fetched back file by file at packaging.
@@ -90,12 +90,7 @@ export function createPrepareStages(deps: ActivityDeps) {
     const readBack = (role: 'initial' | 'solved', path: string) =>
       office || (path !== OS_MANIFEST_PATH && !(role === 'initial' && isProfilePath(path)));
     const state: TaskState = {
-      instruction: m.instruction,
-      items,
-      checks,
-      expected: m.expected,
-      edits: m.edits,
-      prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
+      ...p.fields,
       // Unchanged files have the same content key in both states: the store writes each key once.
       ...(await storeStates(deps.store, { initial, solved }, appFor, readBack)),
       verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },

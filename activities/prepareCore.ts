@@ -8,7 +8,7 @@ import { type MaterializedTask, materializeTask } from '../skills/run/materializ
 import { nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import { type Context, TemplateError } from '../skills/template.ts';
 import type { NodeRun } from './taskRecords.ts';
-import { draftTask, exportGate } from './verify/exportGate.ts';
+import { draftTask, exportGate, type GateTaskFields } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
 import { appOfPath, referenceProblems } from './verify/references.ts';
 import { proveRubric, type RubricStats } from './verify/rubricProof.ts';
@@ -27,6 +27,8 @@ export type PreparedTask =
       after: ProbeResult[];
       stats: RubricStats;
       runs: NodeRun[];
+      /** The task state's own fields (what is not files or verdicts), as the prepare stage stores them. */
+      fields: GateTaskFields;
     }
   | { ok: false; reason: string; node: string; detail: string; runs: NodeRun[]; stats?: RubricStats };
 
@@ -128,18 +130,19 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
   const { checks, items, before, after, stats } = proof;
 
   // The task as it will ship, graded as the harness grades it (activities/verify/exportGate.ts).
+  const fields: GateTaskFields = {
+    instruction: m.instruction,
+    items,
+    checks,
+    expected: m.expected,
+    edits: m.edits,
+    prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
+  };
   const gate = await exportGate(
     await draftTask({
       spec,
       ctx,
-      fields: {
-        instruction: m.instruction,
-        items,
-        checks,
-        expected: m.expected,
-        edits: m.edits,
-        prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
-      },
+      fields,
       initial,
       solved,
       appOf: (path) => appOf.get(path) ?? appOfPath(path),
@@ -165,5 +168,5 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
   if (!gate.ok) return reject('export_mismatch', 'verify_export', gate.detail, stats);
   stats.exportStates = gate.states;
   runs.push({ nodeId: 'verify_export', kind: 'verify', status: 'ok', durationMs: lap() });
-  return { ok: true, m, level, initial, solved, appOf, checks, items, before, after, stats, runs };
+  return { ok: true, m, level, initial, solved, appOf, checks, items, before, after, stats, runs, fields };
 }

@@ -56,10 +56,15 @@ export type GateResult = { ok: true; states: number } | { ok: false; detail: str
  * The task state a prepare stage would store, described rather than stored (content keys are
  * hashes), so the gate can build the package before any object is written.
  */
+export type GateTaskFields = Omit<
+  TaskState,
+  'initial' | 'solved' | 'verdicts' | 'profileArchive' | 'osManifest'
+>;
+
 export async function draftTask(a: {
   spec: SkillSpec;
   ctx: Context;
-  fields: Omit<TaskState, 'initial' | 'solved' | 'verdicts' | 'profileArchive' | 'osManifest'>;
+  fields: GateTaskFields;
   initial: FileMap;
   solved: FileMap;
   appOf: (path: string) => AppId;

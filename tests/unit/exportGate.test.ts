@@ -22,7 +22,10 @@ const specOf = (id: string): SkillSpec => {
   return l.spec;
 };
 
-async function prepared(id: string, level: 'explicit' | 'natural' | 'goal' = 'goal'): Promise<{ p: PreparedTask; ctx: Context }> {
+async function prepared(
+  id: string,
+  level: 'explicit' | 'natural' | 'goal' = 'goal',
+): Promise<{ p: PreparedTask; ctx: Context }> {
   const spec = specOf(id);
   for (let seed = 1; seed < 6; seed++) {
     const a = await authorTask(spec, seed, offlineCaller, { level, roundId: 'gate-test', taskIndex: 0 });
