@@ -96,6 +96,11 @@ export class CheckerRunner {
       );
       return { source, bytecode };
     });
+    // A failure (a full disk, a cleaned temp folder) is not remembered: the next batch tries again.
+    this.#checker.catch(() => {
+      this.#checker = undefined;
+      this.#dir = undefined;
+    });
     return this.#checker;
   }
 
@@ -147,6 +152,9 @@ export class CheckerRunner {
         throw new Error(`the portable checker answered ${answers.length} of ${batch.length} jobs`);
       for (const [i, p] of batch.entries()) p.resolve(answers[i]!);
     } catch (err) {
+      // The compiled checker may have been removed under a long-lived worker: compile it again next time.
+      this.#checker = undefined;
+      this.#dir = undefined;
       for (const p of batch) p.reject(err as Error);
     } finally {
       if (jobsFile) await rm(jobsFile, { force: true });
