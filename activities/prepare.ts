@@ -3,7 +3,6 @@ import { rounds, tasks } from '../infra/db/schema.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
 import { probeCheck } from '../preparers/registry.ts';
-import { packProfile } from '../preparers/thunderbird/index.ts';
 import type { FileMap } from '../preparers/types.ts';
 import type { Context } from '../skills/template.ts';
 import type { ActivityDeps } from './deps.ts';
@@ -23,6 +22,7 @@ import {
 } from './taskState.ts';
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
 import { isNearDuplicate } from './verify/dedup.ts';
+import { profileArchiveOf } from './verify/exportGate.ts';
 import { appOfPath } from './verify/references.ts';
 
 export type { RubricStats } from './verify/rubricProof.ts';
@@ -70,18 +70,15 @@ export function createPrepareStages(deps: ActivityDeps) {
     const { m, level, initial, solved, appOf, before, after, runs } = p;
     const lapStart = performance.now();
     const appFor = (path: string) => appOf.get(path) ?? appOfPath(path);
-    // Packed here, while the profile is in memory, rather than fetched back file by file at packaging.
-    const profile = Object.fromEntries(Object.entries(initial).filter(([p]) => isProfilePath(p)));
-    const profileArchive =
-      Object.keys(profile).length > 0
-        ? {
-            ...(await deps.store.putArtifact(
-              await packProfile(profile),
-              contentTypeOf(PROFILE_ARCHIVE_PATH),
-            )),
-            app: 'thunderbird' as const,
-          }
-        : undefined;
+    // Packed by the task core for the export gate, stored here rather than fetched back file by file
+    // at packaging.
+    const archive = profileArchiveOf(p.draft);
+    const profileArchive = archive
+      ? {
+          ...(await deps.store.putArtifact(archive, contentTypeOf(PROFILE_ARCHIVE_PATH))),
+          app: 'thunderbird' as const,
+        }
+      : undefined;
     const office = [...Object.keys(initial), ...Object.keys(solved)].some(
       (p) => officeFormatOf(p) !== undefined,
     );

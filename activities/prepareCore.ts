@@ -8,7 +8,7 @@ import { type MaterializedTask, materializeTask } from '../skills/run/materializ
 import { nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import { type Context, TemplateError } from '../skills/template.ts';
 import type { NodeRun } from './taskRecords.ts';
-import { draftTask, exportGate, type GateTaskFields } from './verify/exportGate.ts';
+import { draftTask, exportGate, type GateTask, type GateTaskFields } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
 import { appOfPath, referenceProblems } from './verify/references.ts';
 import { proveRubric, type RubricStats } from './verify/rubricProof.ts';
@@ -29,6 +29,11 @@ export type PreparedTask =
       runs: NodeRun[];
       /** The task state's own fields (what is not files or verdicts), as the prepare stage stores them. */
       fields: GateTaskFields;
+      /**
+       * The task as the export gate graded it: its state with every file described by content key,
+       * the packed profile among the bytes (stored from here, never packed twice).
+       */
+      draft: GateTask;
     }
   | { ok: false; reason: string; node: string; detail: string; runs: NodeRun[]; stats?: RubricStats };
 
@@ -138,35 +143,48 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
     edits: m.edits,
     prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
   };
-  const gate = await exportGate(
-    await draftTask({
-      spec,
-      ctx,
-      fields,
-      initial,
-      solved,
-      appOf: (path) => appOf.get(path) ?? appOfPath(path),
-    }),
-    [
-      { name: 'initial', files: initial, expect: 'fail', probes: before, played: true },
-      { name: 'oracle', files: solved, expect: 'pass', probes: after },
-      ...proof.wrongStates.map((w) => ({
-        name: `wrong solution "${w.name}"`,
-        files: w.files,
-        expect: 'fail' as const,
-        probes: w.probes,
-      })),
-      // The shipped checker must pass every correct alternative too, not only our probes.
-      ...proof.rightStates.map((r) => ({
-        name: `correct alternative "${r.name}"`,
-        files: r.files,
-        expect: 'pass' as const,
-        probes: r.probes,
-      })),
-    ],
-  );
+  const draft = await draftTask({
+    spec,
+    ctx,
+    fields,
+    initial,
+    solved,
+    appOf: (path) => appOf.get(path) ?? appOfPath(path),
+  });
+  const gate = await exportGate(draft, [
+    { name: 'initial', files: initial, expect: 'fail', probes: before, played: true },
+    { name: 'oracle', files: solved, expect: 'pass', probes: after },
+    ...proof.wrongStates.map((w) => ({
+      name: `wrong solution "${w.name}"`,
+      files: w.files,
+      expect: 'fail' as const,
+      probes: w.probes,
+    })),
+    // The shipped checker must pass every correct alternative too, not only our probes.
+    ...proof.rightStates.map((r) => ({
+      name: `correct alternative "${r.name}"`,
+      files: r.files,
+      expect: 'pass' as const,
+      probes: r.probes,
+    })),
+  ]);
   if (!gate.ok) return reject('export_mismatch', 'verify_export', gate.detail, stats);
   stats.exportStates = gate.states;
   runs.push({ nodeId: 'verify_export', kind: 'verify', status: 'ok', durationMs: lap() });
-  return { ok: true, m, level, initial, solved, appOf, checks, items, before, after, stats, runs, fields };
+  return {
+    ok: true,
+    m,
+    level,
+    initial,
+    solved,
+    appOf,
+    checks,
+    items,
+    before,
+    after,
+    stats,
+    runs,
+    fields,
+    draft,
+  };
 }

@@ -1,15 +1,3 @@
-/**
- * The floor: the task pipeline of a round (workflows/pipeline.ts, the same stage functions the
- * activities run) in this one process, one task at a time, with no Temporal, no MinIO and no
- * Postgres — the offline model answers in process, artifacts and packages stay in memory. What a
- * round spends beyond this is orchestration. Prints accepted tasks/s and CPU ms per task by node;
- * bench/round.ts runs it beside a real round and prints the ratio.
- *
- * Usage: node --import tsx bench/floor.ts (or npm run bench:floor). Knobs (env): BENCH_VARIANT
- * all | no-office | both (default both), BENCH_TASKS_PER_SKILL (3), BENCH_RUNS (3), BENCH_SKILLS
- * (comma-separated ids/globs), and FORGE_OFFICE_* (infra/config.ts) for the LibreOffice backend.
- */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -19,15 +7,14 @@ import { judgeRequest } from '../activities/llmStage.ts';
 import { officeRoundTrip } from '../activities/office.ts';
 import { dedupSignature, packageFor } from '../activities/packageTask.ts';
 import { prepareInMemory } from '../activities/prepareCore.ts';
-import { isProfilePath, PROFILE_ARCHIVE_PATH } from '../activities/setupSteps.ts';
 import { taskIdFor } from '../activities/taskIdentity.ts';
 import type { StoredFile, TaskState } from '../activities/taskState.ts';
 import type { TaskRef } from '../activities/types.ts';
 import { isNearDuplicate } from '../activities/verify/dedup.ts';
 import { judgeScore } from '../activities/verify/judge.ts';
-import { appOfPath } from '../activities/verify/references.ts';
 import { officeSettingsOf } from '../app/officeSettings.ts';
 import { loadConfig } from '../infra/config.ts';
+import { ObjectStore } from '../infra/objectStore.ts';
 import { isGlob, matchGlob } from '../infra/skillGlob.ts';
 import { judgeCompletion } from '../llm/answer.ts';
 import { OfflineHintRegistry } from '../llm/offline/hints.ts';
@@ -35,8 +22,7 @@ import { offlineCall } from '../llm/offline/server.ts';
 import { requestHash } from '../llm/requestHash.ts';
 import { closeOffice, configureOffice } from '../preparers/office/index.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
-import { packProfile } from '../preparers/thunderbird/index.ts';
-import type { AppId, FileMap } from '../preparers/types.ts';
+import type { FileMap } from '../preparers/types.ts';
 import { DEFAULT_LEVEL_MIX, levelFor } from '../skills/levels.ts';
 import { type LoadedSpec, readSkillLibrary } from '../skills/load.ts';
 import { deriveSeed } from '../skills/random.ts';
@@ -155,15 +141,6 @@ export function inProcessLlm(): LlmCaller {
 }
 
 /** Content-addressed "storage" in memory: the same keys and hashes the object store would give. */
-function storeInMemory(files: FileMap, appFor: (path: string) => AppId): Record<string, StoredFile> {
-  const out: Record<string, StoredFile> = {};
-  for (const [path, bytes] of Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    out[path] = { key: `artifacts/sha256/${sha256}`, sha256, size: bytes.byteLength, app: appFor(path) };
-  }
-  return out;
-}
-
 interface Held {
   spec: LoadedSpec;
   ctx?: Context;
@@ -219,26 +196,12 @@ export async function runFloor(
       const h = held.get(task.taskId)!;
       const p = await prepareInMemory(h.spec.spec, 'file', h.ctx!);
       if (!p.ok) return rejectWith(p.reason);
-      const appFor = (path: string) => p.appOf.get(path) ?? appOfPath(path);
-      const profile = Object.fromEntries(Object.entries(p.initial).filter(([k]) => isProfilePath(k)));
-      const archive =
-        Object.keys(profile).length > 0
-          ? storeInMemory({ [PROFILE_ARCHIVE_PATH]: await packProfile(profile) }, () => 'thunderbird')[
-              PROFILE_ARCHIVE_PATH
-            ]
-          : undefined;
       h.files = { initial: p.initial, solved: p.solved };
+      // The state the gate graded (files described by content key, the profile packed once), with
+      // the verdicts the prepare stage stores beside it.
       h.state = {
-        instruction: p.m.instruction,
-        items: p.items,
-        checks: p.checks,
-        expected: p.m.expected,
-        edits: p.m.edits,
-        prepares: p.m.prepares.map((x) => ({ app: x.app, target: x.target, open: x.open })),
-        initial: storeInMemory(p.initial, appFor),
-        solved: storeInMemory(p.solved, appFor),
+        ...p.draft.state,
         verdicts: { initial: p.before.map((r) => r.pass), solved: p.after.map((r) => r.pass) },
-        profileArchive: archive,
       };
       const office = Object.keys(h.state.initial)
         .concat(Object.keys(h.state.solved))
@@ -252,10 +215,10 @@ export async function runFloor(
       const solvedByOffice: Record<string, StoredFile> = {};
       for (const { role, path } of office) {
         if (role !== 'solved' || path.endsWith('.xlsx')) continue;
-        solvedByOffice[path] = storeInMemory(
-          { [path]: saved.solved[path]! },
-          () => h.state!.solved[path]!.app,
-        )[path]!;
+        solvedByOffice[path] = {
+          ...ObjectStore.describeArtifact(saved.solved[path]!),
+          app: h.state!.solved[path]!.app,
+        };
       }
       h.state = { ...h.state!, solvedByOffice };
       return { ok: true };

@@ -50,6 +50,12 @@ export interface GateTask {
   bytes: Map<string, Uint8Array>;
 }
 
+/** The packed Thunderbird profile of a draft, when the task has one. */
+export function profileArchiveOf(task: GateTask): Uint8Array | undefined {
+  const ref = task.state.profileArchive;
+  return ref ? task.bytes.get(ref.key) : undefined;
+}
+
 export type GateResult = { ok: true; states: number } | { ok: false; detail: string };
 
 /**

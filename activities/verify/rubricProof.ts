@@ -22,6 +22,9 @@ export interface RubricStats {
   exportStates?: number;
 }
 
+/** An end state and what every check says of it. */
+export type ProbedState = { name: string; files: FileMap; probes: ProbeResult[] };
+
 export type RubricProof =
   | {
       ok: true;
@@ -34,9 +37,9 @@ export type RubricProof =
       /** Verification steps passed, in order (node ids for the task's node runs). */
       passed: string[];
       /** Every wrong solution tried, with its files and the probes' verdicts (for the export gate). */
-      wrongStates: { name: string; files: FileMap; probes: ProbeResult[] }[];
+      wrongStates: ProbedState[];
       /** Every correct alternative tried, with its files and the probes' verdicts (all passing). */
-      rightStates: { name: string; files: FileMap; probes: ProbeResult[] }[];
+      rightStates: ProbedState[];
     }
   | { ok: false; reason: string; node: string; detail: string; stats?: RubricStats };
 
@@ -108,46 +111,31 @@ export async function proveRubric(
       detail: failing.join('; '),
     };
 
-  const verdicts: WrongVerdict[] = [];
-  const wrongStates: { name: string; files: FileMap; probes: ProbeResult[] }[] = [];
   const tried = (await wrongSolutions(initial, m.edits, m.wrong, m.prepares)).filter(
     (w) => !(w.generic && m.genericOk.includes(w.name)),
   );
-  for (const w of tried) {
-    if (w.error !== undefined || w.files === undefined)
-      return {
-        ok: false,
-        reason: 'invalid_task_spec',
-        node: 'verify_wrong_fails',
-        detail: `wrong solution "${w.name}" cannot be applied: ${w.error}`,
-      };
-    const results = await probeAll(w.files, checks);
-    wrongStates.push({ name: w.name, files: w.files, probes: results });
-    const caught = results.flatMap((r, i) => (r.pass ? [] : [checks[i]!.kind]));
-    verdicts.push({
+  const wrong = await probeAlternatives(tried, checks, 'wrong solution', 'verify_wrong_fails');
+  if (!wrong.ok) return wrong;
+  const wrongStates = wrong.states;
+  const verdicts: WrongVerdict[] = wrongStates.map((w, k) => {
+    const caught = w.probes.flatMap((r, i) => (r.pass ? [] : [checks[i]!.kind]));
+    return {
       name: w.name,
-      generic: w.generic,
+      generic: tried[k]!.generic,
       killed: caught.length > 0,
       failing: [...new Set(caught)],
-    });
-  }
-  const rights: RightVerdict[] = [];
-  const rightStates: { name: string; files: FileMap; probes: ProbeResult[] }[] = [];
-  for (const r of await rightSolutions(initial, m.edits, m.right, m.genericRightOff)) {
-    if (r.error !== undefined || r.files === undefined)
-      return {
-        ok: false,
-        reason: 'invalid_task_spec',
-        node: 'verify_right_passes',
-        detail: `correct alternative "${r.name}" cannot be applied: ${r.error}`,
-      };
-    const results = await probeAll(r.files, checks);
-    rightStates.push({ name: r.name, files: r.files, probes: results });
-    const failing = results.flatMap((res, i) =>
+    };
+  });
+  const alternatives = await rightSolutions(initial, m.edits, m.right, m.genericRightOff);
+  const right = await probeAlternatives(alternatives, checks, 'correct alternative', 'verify_right_passes');
+  if (!right.ok) return right;
+  const rightStates = right.states;
+  const rights: RightVerdict[] = rightStates.map((r, k) => {
+    const failing = r.probes.flatMap((res, i) =>
       res.pass ? [] : [`${checks[i]!.kind}: ${JSON.stringify(res.observed).slice(0, 200)}`],
     );
-    rights.push({ name: r.name, generic: r.generic, passed: failing.length === 0, failing });
-  }
+    return { name: r.name, generic: alternatives[k]!.generic, passed: failing.length === 0, failing };
+  });
   const stats: RubricStats = {
     wrongTried: verdicts.length,
     wrongKilled: verdicts.filter((v) => v.killed).length,
@@ -191,4 +179,30 @@ export async function proveRubric(
     wrongStates,
     rightStates,
   };
+}
+
+/**
+ * Every alternative end state (wrong or correct) probed with every check; the first that could not be
+ * built (a spec error) rejects the task instead.
+ */
+async function probeAlternatives(
+  alternatives: { name: string; files?: FileMap; error?: string }[],
+  checks: { kind: string }[],
+  what: string,
+  node: string,
+): Promise<
+  { ok: true; states: ProbedState[] } | { ok: false; reason: string; node: string; detail: string }
+> {
+  const broken = alternatives.find((a) => a.error !== undefined || a.files === undefined);
+  if (broken)
+    return {
+      ok: false,
+      reason: 'invalid_task_spec',
+      node,
+      detail: `${what} "${broken.name}" cannot be applied: ${broken.error}`,
+    };
+  const states: ProbedState[] = [];
+  for (const a of alternatives)
+    states.push({ name: a.name, files: a.files!, probes: await probeAll(a.files!, checks) });
+  return { ok: true, states };
 }

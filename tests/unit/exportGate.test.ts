@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { type PreparedTask, prepareInMemory } from '../../activities/prepareCore.ts';
-import { draftTask, exportGate, type GateState } from '../../activities/verify/exportGate.ts';
-import { appOfPath } from '../../activities/verify/references.ts';
+import { exportGate, type GateState } from '../../activities/verify/exportGate.ts';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { CheckerRunner } from '../../preparers/checker/runner.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
-import type { Context } from '../../skills/template.ts';
 import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**
@@ -22,16 +20,13 @@ const specOf = (id: string): SkillSpec => {
   return l.spec;
 };
 
-async function prepared(
-  id: string,
-  level: 'explicit' | 'natural' | 'goal' = 'goal',
-): Promise<{ p: PreparedTask; ctx: Context }> {
+async function prepared(id: string, level: 'explicit' | 'natural' | 'goal' = 'goal'): Promise<PreparedTask> {
   const spec = specOf(id);
   for (let seed = 1; seed < 6; seed++) {
     const a = await authorTask(spec, seed, offlineCaller, { level, roundId: 'gate-test', taskIndex: 0 });
     if (!a.ok) continue;
     const p = await prepareInMemory(spec, 'file', a.context);
-    if (p.ok || p.reason === 'export_mismatch') return { p, ctx: a.context };
+    if (p.ok || p.reason === 'export_mismatch') return p;
   }
   throw new Error(`${id}: no task reached the export gate in 5 seeds`);
 }
@@ -43,23 +38,10 @@ after(async () => {
 
 /** The task's gate input and its initial and oracle states, as the prepare stage hands them over. */
 async function gateInput(id: string) {
-  const { p, ctx } = await prepared(id);
+  const p = await prepared(id);
   assert.ok(p.ok, `${id}: ${p.ok ? '' : `${p.reason}: ${p.detail}`}`);
-  const task = await draftTask({
-    spec: specOf(id),
-    ctx,
-    fields: {
-      instruction: p.m.instruction,
-      items: p.items,
-      checks: p.checks,
-      expected: p.m.expected,
-      edits: p.m.edits,
-      prepares: p.m.prepares.map((x) => ({ app: x.app, target: x.target, open: x.open })),
-    },
-    initial: p.initial,
-    solved: p.solved,
-    appOf: (path) => p.appOf.get(path) ?? appOfPath(path),
-  });
+  // The draft the prepare stage's own gate graded.
+  const task = p.draft;
   const states: GateState[] = [
     { name: 'initial', files: p.initial, expect: 'fail', probes: p.before, played: true },
     { name: 'oracle', files: p.solved, expect: 'pass', probes: p.after },
@@ -88,7 +70,7 @@ for (const id of [
   'multi.writer-os.export-text',
 ]) {
   test(`${id}: accepted with the gate's node run (initial, oracle and wrong solutions graded as shipped)`, async () => {
-    const { p } = await prepared(id, 'explicit');
+    const p = await prepared(id, 'explicit');
     assert.ok(p.ok, p.ok ? '' : `${p.reason}: ${p.detail}`);
     assert.ok(
       p.runs.some((r) => r.nodeId === 'verify_export' && r.status === 'ok'),
