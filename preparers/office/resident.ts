@@ -28,6 +28,10 @@ export interface ResidentOptions {
 }
 
 const BRIDGE = fileURLToPath(new URL('./uno_bridge.py', import.meta.url));
+/** Each office app's own LibreOffice edits (its folder's uno_ops.py), loaded by the bridge. */
+const UNO_OPS = ['calc', 'writer', 'impress'].map((app) =>
+  fileURLToPath(new URL(`../${app}/uno_ops.py`, import.meta.url)),
+);
 
 const PDF_FILTER: Record<OfficeFormat, string> = {
   xlsx: 'calc_pdf_Export',
@@ -77,11 +81,15 @@ class Member {
     this.profile = await createProfile('cua-forge-office-resident-');
     this.work = await mkdtemp(path.join(tmpdir(), 'cua-forge-office-work-'));
     const pipe = `cua-forge-${process.pid}-${randomBytes(6).toString('hex')}`;
-    const child = spawn(this.options.python, [BRIDGE, this.options.soffice, this.profile.arg, pipe], {
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: childEnv({ pass: ['SAL_USE_VCLPLUGIN', 'PYTHONPATH'] }),
-    });
+    const child = spawn(
+      this.options.python,
+      [BRIDGE, this.options.soffice, this.profile.arg, pipe, ...UNO_OPS],
+      {
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: childEnv({ pass: ['SAL_USE_VCLPLUGIN', 'PYTHONPATH'] }),
+      },
+    );
     this.child = child;
     // An idle pool never keeps the process alive (the per-file timer does while a file converts);
     // when this process ends, the bridge reads end-of-input and quits LibreOffice.

@@ -3,7 +3,7 @@
 Starts one soffice with the given profile, listening on a private pipe, and converts files on
 request: one JSON object per line on stdin, one answer per line on stdout, in order.
 
-  start:    argv = [soffice, profile_arg, pipe_name]
+  start:    argv = [soffice, profile_arg, pipe_name, ops_module...]
   ready:    {"ready": true}                                   (once connected)
   request:  {"in": path, "out": path, "inFilter": name, "outFilter": name, "recalc": bool,
              "ops": [{"op": name, ...}] (optional: edits made in LibreOffice before the save, see OPS)}
@@ -15,6 +15,7 @@ of one file is answered; a lost connection to soffice ends this process (exit 3)
 side restarts the member and retries the files it had in flight.
 """
 
+import importlib.util
 import json
 import os
 import re
@@ -114,30 +115,24 @@ def sheet_view_settings(path):
     return False
 
 
-def insert_toc(doc, op):
-    """Insert ▸ Table of Contents and Index, as a person does it: a ContentIndex built from the
-    outline (heading styles' outline levels), `levels` deep, put before the paragraph whose text is
-    `before`, then updated (the dialog's OK)."""
-    text = doc.getText()
-    paragraphs = text.createEnumeration()
-    target = None
-    while paragraphs.hasMoreElements():
-        par = paragraphs.nextElement()
-        if par.supportsService("com.sun.star.text.Paragraph") and par.getString().strip() == op["before"]:
-            target = par
-            break
-    if target is None:
-        raise ValueError("no paragraph reads %r" % op["before"][:80])
-    index = doc.createInstance("com.sun.star.text.ContentIndex")
-    index.CreateFromOutline = True
-    index.Level = int(op.get("levels", 3))
-    text.insertTextContent(text.createTextCursorByRange(target.getStart()), index, False)
-    index.update()
+def load_ops(paths):
+    """The edits a request may ask LibreOffice to make between load and save, by op name: each
+    office app keeps its own in its folder (preparers/<app>/uno_ops.py, a dict `OPS` of functions
+    taking (doc, op)), and tests drive the real app with them to make correct end states the way a
+    person would. Two modules naming the same op is a programming error."""
+    ops = {}
+    for i, path in enumerate(paths):
+        spec = importlib.util.spec_from_file_location("forge_uno_ops_%d" % i, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for name, fn in module.OPS.items():
+            if name in ops:
+                raise SystemExit("%s: op %s is defined twice" % (path, name))
+            ops[name] = fn
+    return ops
 
 
-# What a request may ask LibreOffice to do between load and save (tests drive the real app with
-# these to make correct end states the way a person would). Each takes (doc, op).
-OPS = {"writer.insert_toc": insert_toc}
+OPS = {}
 
 
 def convert(desktop, req):
@@ -170,6 +165,7 @@ def convert(desktop, req):
 
 def main():
     soffice, profile_arg, pipe = sys.argv[1], sys.argv[2], sys.argv[3]
+    OPS.update(load_ops(sys.argv[4:]))
     office, desktop = connect(soffice, profile_arg, pipe)
     answer({"ready": True})
     for line in sys.stdin:
