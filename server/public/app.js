@@ -26,6 +26,11 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** Replaces el's children, skipping null / undefined / false as h does (replaceChildren would print them). */
+function setChildren(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 async function api(path) {
   const headers = {};
   const token = localStorage.getItem('forgeToken');
@@ -478,7 +483,7 @@ function stopPolling() {
 async function roundPage(roundId, token) {
   crumbs.replaceChildren(h('a', { href: '#/' }, 'rounds'), ' / ', roundId);
   const view = h('div');
-  const header = h('div');
+  const header = h('div', { testid: 'round-header' });
   const cards = h('div', { class: 'cards' });
   const chartBox = h('div');
   const reasonsBox = h('div');
@@ -496,7 +501,9 @@ async function roundPage(roundId, token) {
     ]);
     if (token !== renderToken) return false;
     const t = costs.totals;
-    header.replaceChildren(
+    // Not header.replaceChildren: the DOM turns a null child (no failure note) into the text "null".
+    setChildren(
+      header,
       h('h1', {}, `Round ${roundId} `, status(round.round.status)),
       h(
         'div',

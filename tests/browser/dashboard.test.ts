@@ -186,6 +186,10 @@ describe('cost dashboard in headless Chromium', () => {
       );
     }
     assert.equal(await page.locator('[data-testid="spend-chart"] path').count(), 2);
+    // The header's line under the title: no "null" where the failure note is absent.
+    const header = await text('round-header');
+    assert.match(header, /seed \d+/);
+    assert.doesNotMatch(header, /\bnull\b|undefined/);
 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: path.join(artifactsDir, 'dashboard.png'), fullPage: true });
@@ -214,6 +218,14 @@ describe('cost dashboard in headless Chromium', () => {
       assert.equal(await cell('usd'), formatUsd(raw.usd));
       assert.equal(await cell('usdPerAccepted'), formatUsd(raw.accepted > 0 ? raw.usd / raw.accepted : null));
       assert.equal(await cell('studentPassRate'), formatPercent(raw.pass));
+      // E/N/G: the tasks' instruction levels, counted in SQL.
+      const lv = await one<{ e: number; n: number; g: number }>(sql`
+        SELECT count(*) FILTER (WHERE instruction_level = 'explicit')::int AS e,
+          count(*) FILTER (WHERE instruction_level = 'natural')::int AS n,
+          count(*) FILTER (WHERE instruction_level = 'goal')::int AS g
+        FROM tasks WHERE round_id = ${r} AND skill_id = ${skill}`);
+      assert.ok(lv.e + lv.n + lv.g > 0, 'the round wrote instruction levels');
+      assert.equal(await cell('levels'), `${lv.e} / ${lv.n} / ${lv.g}`);
     }
     // The filter matches skill ids and apps.
     await page.getByTestId('skill-filter').fill('average');

@@ -426,6 +426,7 @@ describe('HTTP API', () => {
       usdPerAccepted: number | null;
       acceptanceRate: number;
       studentPassRate: number | null;
+      levels: Record<string, number>;
     }[];
     assert.deepEqual(
       skills.map((s) => s.key),
@@ -441,6 +442,17 @@ describe('HTTP API', () => {
       if (s.pass === null) assert.equal(skills[i].studentPassRate, null);
       else close(skills[i].studentPassRate!, s.pass);
       assert.match(skills[i].title, /^Seeded skill/);
+    }
+    // Instruction levels per skill (the dashboard's E/N/G column) are the tasks' own counts.
+    const levelRows = (
+      await db.execute(sql`SELECT skill_id AS key, instruction_level AS level, count(*)::int AS n
+        FROM tasks WHERE round_id = ${r} AND instruction_level IS NOT NULL GROUP BY 1, 2`)
+    ).rows as { key: string; level: string; n: number }[];
+    for (const s of skills) {
+      const expected = { explicit: 0, natural: 0, goal: 0 } as Record<string, number>;
+      for (const l of levelRows.filter((x) => x.key === s.key)) expected[l.level] = l.n;
+      assert.deepEqual(s.levels, expected, s.key);
+      assert.ok(s.levels.explicit > 0 && s.levels.natural > 0 && s.levels.goal > 0, 'the seed has all three');
     }
 
     // The dashboard's page: sorted and filtered in SQL, counted before paging.

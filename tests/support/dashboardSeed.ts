@@ -81,6 +81,8 @@ export async function seedRound(
     })),
   );
 
+  // Every skill with more than two tasks has all three instruction levels, unevenly (i % 3).
+  const levels = ['explicit', 'natural', 'goal'] as const;
   const taskRows: (typeof tasks.$inferInsert)[] = [];
   const callRows: (typeof llmCalls.$inferInsert)[] = [];
   for (const [s, skillId] of skillIds.entries()) {
@@ -102,6 +104,7 @@ export async function seedRound(
         rejectReason: reason,
         rejectNode: reason ? 'verify' : null,
         instruction: `In budget-${s}-${i}.xlsx, put the total of the Amount column under its last row.`,
+        instructionLevel: levels[i % levels.length],
         difficulty: 1 + (s % 3),
         startedAt: began,
         finishedAt: new Date(began.getTime() + 20_000 + Math.floor(rand() * 60_000)),

@@ -219,7 +219,16 @@ const groupRow = z.object({
   calls: num,
   studentRuns: num,
   studentSuccess: num,
+  // Instruction level -> tasks; only the per-skill query selects it (NULL when no task has a level).
+  levels: z.union([z.null(), z.record(z.string(), num)]).optional(),
 });
+
+/** Tasks per instruction level (explicit / natural / goal). */
+export interface LevelCounts {
+  explicit: number;
+  natural: number;
+  goal: number;
+}
 
 export interface GroupCost {
   key: string;
@@ -237,12 +246,19 @@ export interface GroupCost {
   tokensPerAccepted: number | null;
   studentRuns: number;
   studentPassRate: number | null;
+  /** Tasks per instruction level; per skill only (the per-app rows do not count them). */
+  levels?: LevelCounts;
 }
 
 function toGroupCost(row: z.infer<typeof groupRow>): GroupCost {
-  const { studentSuccess, ...rest } = row;
+  const { studentSuccess, levels, ...rest } = row;
   return {
     ...rest,
+    ...(levels === undefined
+      ? {}
+      : {
+          levels: { explicit: levels?.explicit ?? 0, natural: levels?.natural ?? 0, goal: levels?.goal ?? 0 },
+        }),
     acceptanceRate: ratio(row.accepted, row.accepted + row.rejected + row.failed),
     usdPerAccepted: ratio(row.usd, row.accepted),
     tokensPerAccepted: ratio(row.tokens, row.accepted),
