@@ -66,11 +66,16 @@ export function packageFor(a: {
     artifacts,
     setup: setupStepsFor(state, artifacts, a.manifest, spec.launch),
     ...(state.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
-    rubric: { checks: state.checks, items: state.items },
+    rubric: { checks: state.checks, items: state.items, ...guardsOf(state.verdicts.initial) },
     oracle: { edits: state.edits },
     provenance: a.provenance,
   });
   return { built, artifacts };
+}
+
+/** The checks the untouched state passes (none recorded: no guards field, as before verdicts were kept). */
+function guardsOf(initial: boolean[]): { guards?: number[] } {
+  return initial.length === 0 ? {} : { guards: initial.flatMap((pass, i) => (pass ? [i] : [])) };
 }
 
 export function packageArtifacts(state: TaskState): TaskArtifact[] {

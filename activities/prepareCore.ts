@@ -150,6 +150,7 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
     initial,
     solved,
     appOf: (path) => appOf.get(path) ?? appOfPath(path),
+    verdicts: { initial: before.map((r) => r.pass), solved: after.map((r) => r.pass) },
   });
   const gate = await exportGate(draft, [
     { name: 'initial', files: initial, expect: 'fail', probes: before, played: true },

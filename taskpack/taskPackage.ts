@@ -97,6 +97,12 @@ export const taskPackageInputSchema = z.strictObject({
           .describe('0-based indices of the checks that keep this promise'),
       }),
     ),
+    guards: z
+      .array(z.number().int().min(0))
+      .optional()
+      .describe(
+        '0-based indices of the checks the untouched state already passes: they catch collateral damage, not the change',
+      ),
   }),
   oracle: z.strictObject({ edits: z.array(z.looseObject({ op: z.string().min(1) })) }),
   provenance: z.strictObject({

@@ -74,6 +74,8 @@ export async function draftTask(a: {
   initial: FileMap;
   solved: FileMap;
   appOf: (path: string) => AppId;
+  /** The probes' verdicts on both states, per check (the package names the checks the initial passes). */
+  verdicts: TaskState['verdicts'];
 }): Promise<GateTask> {
   const bytes = new Map<string, Uint8Array>();
   const describe = (files: FileMap) => {
@@ -97,7 +99,7 @@ export async function draftTask(a: {
     ...a.fields,
     initial: describe(a.initial),
     solved: describe(a.solved),
-    verdicts: { initial: [], solved: [] },
+    verdicts: a.verdicts,
     ...(profileArchive ? { profileArchive } : {}),
     osManifest: osManifestOf(a.initial),
   };

@@ -44,6 +44,10 @@ export type OsworldResult =
 /** The evaluator name the export report gives checks graded by the portable checker. */
 export const CHECKER_EVALUATOR = 'forge_check';
 
+/** Why a mappable check is left to the checker alone. */
+export const GUARD_REASON =
+  'the untouched state passes it too (it guards against collateral damage): an OSWorld metric over it would not see the change';
+
 /** Where the checker and the task's checks land in the VM (home-relative), and the command that runs it. */
 export const CHECKER_VM_DIR = '.cache/cua-forge/check';
 export const CHECKER_COMMAND = [
@@ -83,13 +87,16 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   const toChecker = (check: RubricCheck, reason: string) => {
     evaluators.push({ kind: check.kind, evaluator: CHECKER_EVALUATOR, reason });
   };
-  for (const check of pkg.rubric.checks) {
+  const guards = new Set(pkg.rubric.guards ?? []);
+  for (const [i, check] of pkg.rubric.checks.entries()) {
     // The checker grades every check, the mapped ones too: OSWorld's metric then adds its own
     // verdict (conj "and"), and the task's proof (initial fails, oracle passes, wrong solutions
     // fail) holds for the shipped evaluator even where a metric alone would not see the change.
     checkerChecks.push(check);
     const m = mapCheck(check);
     if (!m.ok) toChecker(check, m.reason);
+    // A metric over a check the untouched state passes would score the untouched state 1 too.
+    else if (guards.has(i)) toChecker(check, GUARD_REASON);
     else if (m.app === 'calc') {
       const missing = m.rules.find((r) => r.needsGold && !goldOf(r.file));
       if (missing) {

@@ -158,5 +158,7 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
     assert.ok(scored > 0, 'no metric call was scored');
     assert.deepEqual(failures, [], `${failures.length} metric calls fail a correct state`);
     assert.deepEqual(blind, [], `${blind.length} metric calls score 1 on the untouched state`);
+    // The exporter leaves checks the untouched state passes to the checker (rubric.guards).
+    assert.deepEqual(guardsOnly, [], `${guardsOnly.length} metric calls grade only guards`);
   });
 });

@@ -3,6 +3,7 @@ import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from '../../activi
 import type { TaskState } from '../../activities/taskState.ts';
 import { appOfPath } from '../../activities/verify/references.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../../preparers/os/manifest.ts';
+import { probeCheck } from '../../preparers/registry.ts';
 import { packProfile } from '../../preparers/thunderbird/pack.ts';
 import { buildTaskPackage, type TaskArtifact, type TaskPackage } from '../../taskpack/taskPackage.ts';
 import type { OfflineTask } from './offlineTasks.ts';
@@ -37,6 +38,9 @@ export async function packageOffline(
     add('solved', vmPath, data);
   }
   const state = { prepares: task.prepares } as unknown as TaskState;
+  // As the prepare stage records them: the checks the untouched state already passes.
+  const initially = await Promise.all(task.checks.map((c) => probeCheck(task.initial, c)));
+  const guards = initially.flatMap((r, i) => (r.pass ? [i] : []));
   const built = buildTaskPackage({
     id: randomUUID(),
     skill: { id: task.spec.id, version: 1, title: task.spec.title, channel: task.spec.channel },
@@ -47,7 +51,7 @@ export async function packageOffline(
     params: {},
     artifacts,
     setup: setupStepsFor(state, artifacts, osManifestOf(task.initial), task.spec.launch),
-    rubric: { checks: task.checks, items: [{ text: 'as instructed', weight: 1 }] },
+    rubric: { checks: task.checks, items: [{ text: 'as instructed', weight: 1 }], guards },
     ...(task.spec.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
     oracle: { edits: task.edits },
     provenance: {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHECK_MAPPINGS, type GoldComparison, mapCheck } from '../../export/osworld/metrics.ts';
-import { CHECKER_COMMAND, CHECKER_EVALUATOR, toOsworldTask } from '../../export/osworld/task.ts';
+import {
+  CHECKER_COMMAND,
+  CHECKER_EVALUATOR,
+  GUARD_REASON,
+  toOsworldTask,
+} from '../../export/osworld/task.ts';
 import { commandProblem } from '../../export/packRules.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput } from './packageFixtures.ts';
@@ -397,4 +402,33 @@ test('an infeasible task exports with OSWorld’s own infeasible evaluator and s
   assert.ok(feasible.ok);
   assert.notDeepEqual(feasible.task.evaluator, { func: 'infeasible' });
   assert.ok(feasible.evaluators.every((e) => e.evaluator !== 'infeasible'));
+});
+
+test('a check the untouched state already passes (a guard) gets no metric call: the checker grades it', async () => {
+  const checks = [
+    { kind: 'calc.cell_value', file: 'Desktop/sales.xlsx', sheet: 'S', cell: 'A1', value: 5 },
+    { kind: 'calc.cell_value', file: 'Desktop/sales.xlsx', sheet: 'S', cell: 'B1', value: 'Region' },
+  ];
+  const loc = async (key: string) => ({ packPath: `p/${key}` });
+  const ctx = {
+    initialFile: loc,
+    goldFile: loc,
+    checkerFiles: async () => ({ checker: { packPath: 'c/f.py' }, checks: { packPath: 'c/checks.json' } }),
+  };
+  const cellsOf = (task: Record<string, unknown>) =>
+    JSON.stringify(task.evaluator).match(/"coordinate":"[A-Z]+\d+"/g) ?? [];
+  const unguarded = await toOsworldTask(buildTaskPackage(calcPackageInput({ checks }).input).taskJson, ctx);
+  assert.ok(unguarded.ok);
+  assert.deepEqual(cellsOf(unguarded.task), ['"coordinate":"A1"', '"coordinate":"B1"']);
+
+  const { input } = calcPackageInput({ checks });
+  input.rubric.guards = [1];
+  const guarded = await toOsworldTask(buildTaskPackage(input).taskJson, ctx);
+  assert.ok(guarded.ok);
+  // B1 already read "Region" before the task: compare_table over it would score the untouched file 1.
+  assert.deepEqual(cellsOf(guarded.task), ['"coordinate":"A1"']);
+  assert.equal(guarded.evaluators[1]?.evaluator, CHECKER_EVALUATOR);
+  assert.equal(guarded.evaluators[1]?.reason, GUARD_REASON);
+  // The checker still grades both checks.
+  assert.match(JSON.stringify(guarded.task.evaluator), /exact_match/);
 });
