@@ -52,11 +52,20 @@ interface Job {
   target: 'same' | 'pdf';
   ops: OfficeOp[];
   tries: number;
-  resolve(bytes: Uint8Array): void;
+  resolve(made: OfficeMade): void;
   reject(err: Error): void;
 }
 
-type Answer = { ok: true } | { ok: false; error: string; lost?: boolean };
+/**
+ * A file LibreOffice saved, and the files its ops wrote besides it (an export), by the op's index
+ * in the request.
+ */
+export interface OfficeMade {
+  bytes: Uint8Array;
+  extras: Map<number, Uint8Array>;
+}
+
+type Answer = { ok: true; extras?: number[] } | { ok: false; error: string; lost?: boolean };
 
 /** A member's process died or hung; the file it was converting is not at fault (yet). */
 class MemberLost extends Error {}
@@ -148,12 +157,14 @@ class Member {
   }
 
   /** Converts one file; throws MemberLost when the member is gone, OfficeConversionError for the file. */
-  async convert(job: Job): Promise<Uint8Array> {
+  async convert(job: Job): Promise<OfficeMade> {
     const ext = job.target === 'pdf' ? 'pdf' : job.format;
     const input = path.join(this.work, `in-${this.files}.${job.format}`);
     const output = path.join(this.work, `out-${this.files}.${ext}`);
     this.files++;
     await writeFile(input, job.bytes);
+    // An op's own output (an export) is written by the bridge next to the output, by op index.
+    const extraPaths = job.ops.map((_, i) => `${output}.extra-${i}`);
     try {
       const filters = FILTERS[job.format];
       const request = {
@@ -179,9 +190,14 @@ class Member {
         throw new OfficeConversionError(
           `LibreOffice could not convert ${job.name} (${job.format} → ${ext}): empty output`,
         );
-      return new Uint8Array(bytes);
+      const extras = new Map<number, Uint8Array>();
+      for (const i of a.extras ?? []) {
+        const p = extraPaths[i];
+        if (p !== undefined) extras.set(i, new Uint8Array(await readFile(p)));
+      }
+      return { bytes: new Uint8Array(bytes), extras };
     } finally {
-      await Promise.all([rm(input, { force: true }), rm(output, { force: true })]);
+      await Promise.all([input, output, ...extraPaths].map((p) => rm(p, { force: true })));
     }
   }
 
@@ -237,13 +253,24 @@ export class ResidentOffice {
   }
 
   /** Loads the file, makes the `ops` edits in LibreOffice (none for a plain round trip), saves it. */
-  convert(
+  async convert(
     name: string,
     bytes: Uint8Array,
     format: OfficeFormat,
     target: 'same' | 'pdf',
     ops: OfficeOp[] = [],
   ): Promise<Uint8Array> {
+    return (await this.edit(name, bytes, format, target, ops)).bytes;
+  }
+
+  /** As convert, with the files the ops wrote besides the document (exports), by op index. */
+  edit(
+    name: string,
+    bytes: Uint8Array,
+    format: OfficeFormat,
+    target: 'same' | 'pdf',
+    ops: OfficeOp[] = [],
+  ): Promise<OfficeMade> {
     if (this.closed) return Promise.reject(new Error('resident LibreOffice pool is closed'));
     return new Promise((resolve, reject) => {
       this.pending.push({ name, bytes, format, target, ops, tries: 0, resolve, reject });

@@ -7,7 +7,9 @@ request: one JSON object per line on stdin, one answer per line on stdout, in or
   ready:    {"ready": true}                                   (once connected)
   request:  {"in": path, "out": path, "inFilter": name, "outFilter": name, "recalc": bool,
              "ops": [{"op": name, ...}] (optional: edits made in LibreOffice before the save, see OPS)}
-  answer:   {"ok": true} | {"ok": false, "error": "..."}
+  answer:   {"ok": true, "extras": [i, ...]} | {"ok": false, "error": "..."}
+            extras: the ops (by index) that wrote a file of their own besides the document (an
+            export), each to <out>.extra-<i>, a path named here from the Node side's own.
   stop:     {"quit": true} or end of stdin
 
 Paths come from the Node side (temp files it named itself), never from task content. A failure
@@ -129,17 +131,26 @@ def load_ops(paths):
             if name in ops:
                 raise SystemExit("%s: op %s is defined twice" % (path, name))
             ops[name] = fn
+        NEEDS_VIEW.update(getattr(module, "NEEDS_VIEW", ()))
     return ops
 
 
 OPS = {}
+# Ops whose result LibreOffice keeps only from a view (a module's NEEDS_VIEW): frozen panes are
+# view settings, which a document loaded Hidden does not save.
+NEEDS_VIEW = set()
 
 
 def convert(desktop, req):
     src = uno.systemPathToFileUrl(os.path.abspath(req["in"]))
     dst = uno.systemPathToFileUrl(os.path.abspath(req["out"]))
-    # A document with view settings is loaded with a view, as a person's save would keep them.
-    hidden = not (req["inFilter"].startswith("Calc ") and sheet_view_settings(req["in"]))
+    # A document with view settings is loaded with a view, as a person's save would keep them; so
+    # is one an op edits the view of.
+    ops = req.get("ops", [])
+    hidden = not (
+        (req["inFilter"].startswith("Calc ") and sheet_view_settings(req["in"]))
+        or any(op.get("op") in NEEDS_VIEW for op in ops)
+    )
     doc = desktop.loadComponentFromURL(
         src,
         "_blank",
@@ -148,14 +159,21 @@ def convert(desktop, req):
     )
     if doc is None:
         raise ValueError("LibreOffice could not open the file with filter %s" % req["inFilter"])
+    extras = []
     try:
-        for op in req.get("ops", []):
+        for i, op in enumerate(ops):
             if op.get("op") not in OPS:
                 raise ValueError("unknown operation %r" % op.get("op"))
-            OPS[op["op"]](doc, op)
+            # An op that writes a file besides the document (an export) writes it here, a path
+            # made from the Node side's own output path, never from the op's content.
+            extra = "%s.extra-%d" % (os.path.abspath(req["out"]), i)
+            OPS[op["op"]](doc, dict(op, _extra=extra))
+            if os.path.exists(extra):
+                extras.append(i)
         if req.get("recalc") and hasattr(doc, "calculateAll"):
             doc.calculateAll()
         doc.storeToURL(dst, (prop("FilterName", req["outFilter"]), prop("Overwrite", True)))
+        return extras
     finally:
         try:
             doc.close(True)
@@ -175,8 +193,8 @@ def main():
         if req.get("quit"):
             break
         try:
-            convert(desktop, req)
-            answer({"ok": True})
+            extras = convert(desktop, req)
+            answer({"ok": True, "extras": extras} if extras else {"ok": True})
         except (DisposedException, RuntimeException) as e:
             if office.poll() is not None:
                 answer({"ok": False, "error": "LibreOffice exited with %s" % office.returncode, "lost": True})

@@ -57,7 +57,14 @@ export async function madeInLibreOffice(
     }
     const bytes = files[file];
     if (!bytes) throw new Error(`${name}: ${edit.op} edits ${file}, which is not there`);
-    files = { ...files, [file]: await office.convert(`${name}:${file}`, bytes, format, 'same', run) };
+    const out = await office.edit(`${name}:${file}`, bytes, format, 'same', run);
+    files = { ...files, [file]: out.bytes };
+    // A file an op wrote besides the document (an export) goes where the op's `to` names it.
+    for (const [j, extra] of out.extras) {
+      const to = run[j]?.to;
+      if (typeof to !== 'string') throw new Error(`${name}: ${run[j]?.op} wrote a file but names no \`to\``);
+      files[to] = extra;
+    }
   }
   made.files = files;
   return made;
