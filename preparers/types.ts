@@ -96,6 +96,13 @@ export interface Preparer<
    */
   rights?(edits: Edit[]): { name: GenericRightName; edits: Edit[] }[];
   /**
+   * Near misses of the oracle's edits that only this app can derive (a formula typed as its value,
+   * the neighbouring message), beyond the generic field mutations (activities/verify/mutants.ts),
+   * each of which the rubric must fail. `edits` are all of this app's edits of the task; each
+   * mutant answers them one for one and names the edit (0-based among them) it attacks, if one.
+   */
+  mutants?(edits: Edit[], initial: FileMap): Promise<{ name: string; edit?: number; edits: Edit[] }[]>;
+  /**
    * This app's part of the portable in-VM checker (preparers/checker/): a standard-library Python
    * file registering one `@kind('<app>.…')` function per check kind, with the same verdicts as `probe`.
    */

@@ -1,0 +1,233 @@
+import { jsonEqual } from '../../preparers/deepEqual.ts';
+import { applyEdits, appOf, preparers } from '../../preparers/registry.ts';
+import type { FileMap } from '../../preparers/types.ts';
+
+/**
+ * The mutation adversary: near misses of the oracle's edits, derived mechanically, edit by edit —
+ * the target moved to its neighbour, a value or a dimension perturbed, a comparison, order or
+ * operator flipped, a range narrowed, an attribute added, one edit of several dropped — plus the
+ * ones an app derives with its own knowledge (`Preparer.mutants`: a formula typed as its value, a
+ * recipient added). Each leaves a state a careless person could leave; the rubric must fail every
+ * one whose state differs from the oracle's.
+ */
+export interface Mutant {
+  name: string;
+  /** The oracle's edit (0-based) it mutates, or undefined for a mutation of the whole task. */
+  edit?: number;
+  edits: { op: string }[];
+}
+
+/** A comparison, order or choice, and the near miss a person makes of it. */
+const FLIPS: Record<string, Record<string, string>> = {
+  operator: {
+    greaterThan: 'greaterThanOrEqual',
+    greaterThanOrEqual: 'greaterThan',
+    lessThan: 'lessThanOrEqual',
+    lessThanOrEqual: 'lessThan',
+    equal: 'notEqual',
+    notEqual: 'equal',
+    between: 'greaterThan',
+    contains: "doesn't contain",
+    "doesn't contain": 'contains',
+    is: "isn't",
+    "isn't": 'is',
+    'begins with': 'contains',
+    'ends with': 'contains',
+    'is greater than': 'is less than',
+    'is less than': 'is greater than',
+  },
+  direction: { asc: 'desc', desc: 'asc' },
+  alignment: { left: 'center', center: 'right', right: 'left', justify: 'left' },
+  listType: { bullet: 'numbered', numbered: 'bullet' },
+  orientation: { portrait: 'landscape', landscape: 'portrait' },
+  script: { superscript: 'subscript', subscript: 'superscript' },
+};
+
+/** Numbers that name a target or a quantity: one more is a neighbour or a miscount. */
+const COUNTS = new Set([
+  'value',
+  'level',
+  'row',
+  'col',
+  'slide',
+  'index',
+  'position',
+  'count',
+  'to',
+  'values',
+]);
+/**
+ * Sizes: a bit over half is clearly another size, and too small where "at least" is meant (a
+ * correct one is within a few percent). Positions are left to the apps: where a shape goes is
+ * free unless moving it is the task.
+ */
+const SIZES = new Set(['width', 'height', 'lineSpacing', 'left', 'right', 'firstLine', 'size', 'fontSize']);
+/**
+ * Text an edit writes where every character counts (a cell, a title, a subject, a file's content):
+ * a mistyped copy is wrong. A message body is prose, free but for the facts it must carry, so it
+ * is not mistyped here.
+ */
+const TEXTS = new Set(['value', 'text', 'replace', 'title', 'subject', 'content', 'note', 'notes']);
+/** Formatting flags, and the one a careless person adds along with the one asked for. */
+const EXTRA_FLAG: Record<string, string> = {
+  bold: 'italic',
+  italic: 'bold',
+  underline: 'bold',
+  strike: 'italic',
+};
+
+const A1 = /^(\$?)([A-Z]{1,3})(\$?)(\d+)$/;
+const A1_RANGE = /^(\$?[A-Z]{1,3}\$?)(\d+):(\$?[A-Z]{1,3}\$?)(\d+)$/;
+const ADDRESS = /^([^@\s]+)@([^@\s]+)$/;
+
+type Json = unknown;
+type Variant = { name: string; value: Json };
+
+/** Mutations of one field's value, by the field's name and type. */
+function fieldVariants(key: string, value: Json): Variant[] {
+  const out: Variant[] = [];
+  if (typeof value === 'string') {
+    const flip = FLIPS[key]?.[value];
+    if (flip !== undefined) out.push({ name: `${key} ${value} → ${flip}`, value: flip });
+    const cell = key === 'cell' ? A1.exec(value) : null;
+    if (cell) {
+      const moved = `${cell[1]}${cell[2]}${cell[3]}${Number(cell[4]) + 1}`;
+      out.push({ name: `${key} ${value} → ${moved} (the cell below)`, value: moved });
+    }
+    const range = key === 'range' ? A1_RANGE.exec(value) : null;
+    if (range && Number(range[4]) > Number(range[2])) {
+      const narrowed = `${range[1]}${range[2]}:${range[3]}${Number(range[4]) - 1}`;
+      out.push({ name: `${key} ${value} → ${narrowed} (the last row left out)`, value: narrowed });
+    }
+    if (TEXTS.has(key) && value.trim() !== '' && !value.startsWith('=')) {
+      const typo =
+        value.length > 1 ? `${value.slice(0, -1)}${value.at(-1) === 'x' ? 'y' : 'x'}` : `${value}x`;
+      out.push({ name: `${key} "${value.slice(0, 40)}" mistyped`, value: typo });
+    }
+  } else if (typeof value === 'number' && Number.isFinite(value)) {
+    if (COUNTS.has(key)) out.push({ name: `${key} ${value} → ${value + 1}`, value: value + 1 });
+    else if (SIZES.has(key)) {
+      const other = value === 0 ? 1 : Math.round(value * 0.6 * 100) / 100;
+      out.push({ name: `${key} ${value} → ${other}`, value: other });
+    }
+  } else if (Array.isArray(value)) {
+    if (COUNTS.has(key) && value.length > 0 && value.every((v) => typeof v === 'number'))
+      out.push({
+        name: `${key} ${JSON.stringify(value)} → each one more`,
+        value: value.map((v) => (v as number) + 1),
+      });
+    if ((key === 'to' || key === 'cc') && value.length > 0 && typeof value[0] === 'string') {
+      const m = ADDRESS.exec(value[0]);
+      if (m) {
+        const extra = `${m[1]}.assistant@${m[2]}`;
+        out.push({ name: `${key} also ${extra} (a recipient too many)`, value: [...value, extra] });
+      }
+    }
+  }
+  return out;
+}
+
+/** Every single-field mutation of an edit, nested objects included (a filter's terms, a rule). */
+function editVariants(edit: Json, path = ''): Variant[] {
+  if (edit === null || typeof edit !== 'object' || Array.isArray(edit)) return [];
+  const obj = edit as Record<string, Json>;
+  const out: Variant[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    if (key === 'op') continue;
+    const at = path ? `${path}.${key}` : key;
+    for (const v of fieldVariants(key, value))
+      out.push({ name: `${at}: ${v.name.slice(key.length + 1)}`, value: { ...obj, [key]: v.value } });
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      for (const v of editVariants(value, at)) out.push({ name: v.name, value: { ...obj, [key]: v.value } });
+    if (Array.isArray(value))
+      value.forEach((item, i) => {
+        for (const v of editVariants(item, `${at}[${i}]`)) {
+          const copy = [...value];
+          copy[i] = v.value;
+          out.push({ name: v.name, value: { ...obj, [key]: copy } });
+        }
+      });
+  }
+  // All or any: a near miss only where there are several conditions.
+  const terms = obj.conditions;
+  if ((obj.match === 'all' || obj.match === 'any') && Array.isArray(terms) && terms.length > 1) {
+    const flip = obj.match === 'all' ? 'any' : 'all';
+    out.push({
+      name: `${path ? `${path}.` : ''}match: ${obj.match} → ${flip}`,
+      value: { ...obj, match: flip },
+    });
+  }
+  for (const [flag, extra] of Object.entries(EXTRA_FLAG))
+    if (obj[flag] === true && !(extra in obj)) {
+      out.push({
+        name: `${path ? `${path}: ` : ''}${extra} too (an attribute not asked for)`,
+        value: { ...obj, [extra]: true },
+      });
+      break;
+    }
+  return out;
+}
+
+/**
+ * The mutants of a task's oracle: per edit, its field mutations that its app's schema accepts and
+ * (when the task has several edits) the edit left out; then each app's own (`Preparer.mutants`).
+ * At most `cap`, taken round-robin over the edits so that every edit is attacked.
+ */
+export async function deriveMutants(edits: { op: string }[], initial: FileMap, cap = 16): Promise<Mutant[]> {
+  const perEdit: Mutant[][] = edits.map((edit, i) => {
+    const schema = preparers[appOf(edit.op)].editSchema;
+    const own: Mutant[] = [];
+    for (const v of editVariants(edit)) {
+      const parsed = schema.safeParse(v.value);
+      if (!parsed.success || jsonEqual(parsed.data, edit)) continue;
+      const next = [...edits];
+      next[i] = parsed.data as { op: string };
+      own.push({ name: `${edit.op} #${i + 1} ${v.name}`, edit: i, edits: next });
+    }
+    if (edits.length > 1)
+      own.push({ name: `${edit.op} #${i + 1} left out`, edit: i, edits: edits.filter((_, k) => k !== i) });
+    return own;
+  });
+  for (const app of new Set(edits.map((e) => appOf(e.op)))) {
+    const at = edits.flatMap((e, i) => (appOf(e.op) === app ? [i] : []));
+    const own =
+      (await preparers[app].mutants?.(
+        at.map((i) => edits[i]!),
+        initial,
+      )) ?? [];
+    for (const m of own) {
+      if (m.edits.length !== at.length) continue;
+      const next = [...edits];
+      at.forEach((i, k) => {
+        next[i] = m.edits[k]!;
+      });
+      const edit = m.edit === undefined ? undefined : at[m.edit];
+      // A whole-task mutant queues with the first edit's.
+      perEdit[edit ?? 0]!.push({ name: m.name, ...(edit === undefined ? {} : { edit }), edits: next });
+    }
+  }
+  const out: Mutant[] = [];
+  for (let round = 0; out.length < cap && perEdit.some((l) => l.length > round); round++)
+    for (const list of perEdit) if (list[round] && out.length < cap) out.push(list[round]!);
+  return out;
+}
+
+/** Whether two states hold the same files with the same bytes. */
+export function sameFiles(a: FileMap, b: FileMap): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => {
+    const x = a[k];
+    const y = b[k];
+    return x !== undefined && y !== undefined && Buffer.compare(x, y) === 0;
+  });
+}
+
+/** A mutant's state; none when its edits can't be applied (no state an agent could leave). */
+export async function mutantState(initial: FileMap, m: Mutant): Promise<FileMap | undefined> {
+  try {
+    return await applyEdits(initial, m.edits);
+  } catch {
+    return undefined;
+  }
+}
