@@ -7,6 +7,7 @@ filters, validations and the like are set with the properties the dialogs set.
 NEEDS_VIEW names the ops whose result LibreOffice keeps only from a view (frozen panes are view
 settings): a request with one of them is loaded with a view (the office is headless)."""
 
+import os
 import re
 
 import uno
@@ -400,9 +401,18 @@ def set_column_width(doc, op):
 
 
 def char_width_mm100(doc):
-    """The width of one character ("0" of the default cell style's font) in 1/100 mm."""
-    # Calibri/Carlito 11 pt: 7 px at 96 dpi = 1.852 mm, as Excel and LibreOffice's xlsx filter count.
-    return 7 * 2540 / 96
+    """The width of one character, "0" in the default cell style's font, in 1/100 mm: the unit
+    of an xlsx column width, which LibreOffice's xlsx filter measures the same way (in twips, on
+    the font at its point size). Measured on the office's own fonts (with its substitutions) by
+    sizing the font in pixels as many as its height in twips: the width comes out in twips."""
+    style = doc.getStyleFamilies().getByName("CellStyles").getByName("Default")
+    toolkit = doc.getCurrentController().getFrame().getContainerWindow().getToolkit()
+    device = toolkit.createScreenCompatibleDevice(0, 0)
+    font = uno.createUnoStruct("com.sun.star.awt.FontDescriptor")
+    font.Name = style.CharFontName
+    font.Height = int(round(style.CharHeight * 20))
+    twips = device.getFont(font).getStringWidth("0")
+    return twips * 2540.0 / 1440.0
 
 
 def hide_columns(doc, op):
@@ -580,14 +590,18 @@ def export_csv(doc, op):
     sheet = sheet_of(doc, op["sheet"])
     options = "44,34,76,1,,1033,false,true,true,false,false,%d" % (sheet.getRangeAddress().Sheet + 1)
     doc.calculateAll()
+    # With a sheet chosen, the filter names the file <name>-<sheet><.ext>: it is moved to `_extra`.
+    stem = op["_extra"] + ".export"
     doc.storeToURL(
-        uno.systemPathToFileUrl(op["_extra"]),
+        uno.systemPathToFileUrl(stem + ".csv"),
         (
             prop("FilterName", "Text - txt - csv (StarCalc)"),
             prop("FilterOptions", options),
             prop("Overwrite", True),
         ),
     )
+    made = "%s-%s.csv" % (stem, sheet.getName())
+    os.replace(made if os.path.exists(made) else stem + ".csv", op["_extra"])
 
 
 # ---------------------------------------------------------------------------------------------
