@@ -4,18 +4,23 @@
  * invariants; prints each survivor and the totals. `npx tsx bench/mutantSurvey.ts [skill-id prefix]`.
  */
 import { deriveMutants, mutantState, sameFiles } from '../activities/verify/mutants.ts';
-import { probeCheck } from '../preparers/registry.ts';
+import { applyEdits, probeCheck } from '../preparers/registry.ts';
 import { loadSkillLibrary } from '../skills/load.ts';
 import { offlineTask } from '../tests/support/offlineTasks.ts';
 
 const only = process.argv[2] ?? '';
-const totals = { tasks: 0, probed: 0, survivors: 0, sameAsOracle: 0, sameAsInitial: 0, inapplicable: 0 };
+const totals = { tasks: 0, nondeterministic: 0, probed: 0, survivors: 0, sameAsOracle: 0, sameAsInitial: 0, inapplicable: 0 };
 const started = Date.now();
 for (const { spec } of [...loadSkillLibrary().values()].sort((a, b) => (a.spec.id < b.spec.id ? -1 : 1))) {
   if (!spec.id.startsWith(only) || spec.expected === 'infeasible') continue;
   const task = await offlineTask(spec);
   totals.tasks++;
   const checks = [...task.checks, ...task.invariants];
+  // The same edits must give the same bytes, or a mutant equal to the oracle looks like a survivor.
+  if (!sameFiles(await applyEdits(task.initial, task.edits), task.solved)) {
+    totals.nondeterministic++;
+    console.log(`nondeterministic ${spec.id}`);
+  }
   for (const m of await deriveMutants(task.edits, task.initial)) {
     const files = await mutantState(task.initial, m);
     if (!files) totals.inapplicable++;

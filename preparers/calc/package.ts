@@ -1,4 +1,5 @@
 import JSZip from 'jszip';
+import { pinEntryDates } from '../ooxml/package.ts';
 import { quoteSheet, splitSheetRef } from './a1.ts';
 import { writeCharts } from './charts.ts';
 import type { ChartSpec } from './schema.ts';
@@ -12,6 +13,7 @@ export async function finishXlsx(bytes: Uint8Array, charts: ChartSpec[]): Promis
   const zip = await JSZip.loadAsync(bytes);
   await writeCharts(zip, charts);
   await addFilterDatabaseNames(zip);
+  pinEntryDates(zip);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
