@@ -1,11 +1,18 @@
 import { and, eq } from 'drizzle-orm';
-import { contextKey } from '../activities/taskState.ts';
+import { contextKey, loadState, type TaskState } from '../activities/taskState.ts';
 import { CELL_REF } from '../activities/verify/instruction.ts';
 import type { Database } from '../infra/db/client.ts';
 import { tasks } from '../infra/db/schema.ts';
 import type { ObjectStore } from '../infra/objectStore.ts';
 import { placeholderIn } from '../skills/content/placeholder.ts';
 import { LEVELS } from '../skills/levels.ts';
+import {
+  type ContentFigures,
+  contentFigures,
+  fileText,
+  profileFiles,
+  type TaskContent,
+} from './contentFigures.ts';
 
 /**
  * What the agent of a round's accepted tasks reads: placeholder text (must be none), the mix of
@@ -30,6 +37,12 @@ export interface ContentReport {
   distinctParagraphRatio: number;
   skills: number;
   skillsMissingLevels: { skillId: string; missing: string[] }[];
+  /**
+   * People, names and files: name ↔ address mismatches, honorific suffixes, the most-named
+   * address's share of tasks, sentences repeated within a prose file, natural/goal instructions
+   * naming a file setup already opened (see app/contentFigures.ts).
+   */
+  figures: ContentFigures;
 }
 
 /**
@@ -75,6 +88,7 @@ export async function contentReport(
   let withPlaceholder = 0;
   const paragraphs: string[] = [];
   const levelsBySkill = new Map<string, Set<string>>();
+  const contents: TaskContent[] = [];
   // Contexts are read a few at a time: a round can hold thousands of tasks.
   const queue = [...rows];
   const worker = async () => {
@@ -104,6 +118,24 @@ export async function contentReport(
       }
       // Once per task: a generated table holds each value twice (records and rows).
       paragraphs.push(...new Set(texts.slice(1).filter(isParagraph)));
+      let state: TaskState | undefined;
+      try {
+        // loadState reads with getObject only.
+        state = await loadState(store as ObjectStore, row.id);
+      } catch {
+        // No stored state: the task's files are not measured.
+      }
+      contents.push({
+        taskId: row.id,
+        skillId: row.skillId,
+        level,
+        instruction,
+        context: visible,
+        openFiles: (state?.prepares ?? [])
+          .filter((p) => p.open && p.app !== 'thunderbird')
+          .map((p) => p.target),
+        files: state ? await stateTexts(store, state) : [],
+      });
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
@@ -135,5 +167,35 @@ export async function contentReport(
       .map(([skillId, seen]) => ({ skillId, missing: LEVELS.filter((l) => !seen.has(l)) }))
       .filter((s) => s.missing.length > 0)
       .sort((a, b) => a.skillId.localeCompare(b.skillId)),
+    figures: contentFigures(contents.sort((a, b) => a.taskId.localeCompare(b.taskId))),
   };
+}
+
+/** The prose of a task's initial files: office and text files as stored, mail from the packed profile. */
+async function stateTexts(
+  store: Pick<ObjectStore, 'getObject'>,
+  state: TaskState,
+): Promise<TaskContent['files']> {
+  const out: TaskContent['files'] = [];
+  const add = async (path: string, bytes: Uint8Array) => {
+    const units = await fileText(path, bytes);
+    if (units) out.push({ path, units });
+  };
+  for (const [path, f] of Object.entries(state.initial)) {
+    if (f.app === 'thunderbird' || !/\.(docx|pptx|odt|odp|txt|md|html?|eml)$/i.test(path)) continue;
+    try {
+      await add(path, await store.getObject(f.key));
+    } catch {
+      // Only described, not stored: skipped.
+    }
+  }
+  if (state.profileArchive) {
+    try {
+      const files = await profileFiles(await store.getObject(state.profileArchive.key));
+      for (const [path, bytes] of Object.entries(files)) await add(path, bytes);
+    } catch {
+      // An unreadable archive: its mail is not measured.
+    }
+  }
+  return out;
 }

@@ -1,6 +1,13 @@
 import { en, Faker } from '@faker-js/faker';
 import { z } from 'zod';
 import { JOB_TITLES } from '../llm/offline/content/kit.ts';
+import {
+  drawOrganisation,
+  drawPerson,
+  emailFor,
+  firmEmail,
+  type Person,
+} from '../llm/offline/content/people.ts';
 import { Rng } from './random.ts';
 
 /**
@@ -102,15 +109,25 @@ export function generateRecords(spec: ResolvedGenerateSpec, seed: number, prose?
   const header = Object.keys(spec.fields);
   const seen = new Map<string, Set<unknown>>();
   const records: Record<string, unknown>[] = [];
+  // A record with a company and no person's name is the firm's: its address is the firm's too.
+  const kinds = header.map((h) => normalise(spec.fields[h]!).kind);
+  const firmOnly = kinds.includes('company') && !kinds.some((k) => NAME_KINDS.has(k));
   for (let i = 0; i < spec.records; i++) {
     const rec: Record<string, unknown> = {};
+    // One person per record: its name fields and its e-mail address belong together.
+    const who: RecordPerson = { tries: 0, firmOnly };
     for (const name of header) {
       const f = normalise(spec.fields[name]!);
-      let value = field(f, i, rng, faker, prose);
+      let value = field(f, i, rng, faker, prose, who);
       if (f.unique) {
         const used = seen.get(name) ?? new Set();
         seen.set(name, used);
-        for (let tries = 0; used.has(value) && tries < 50; tries++) value = field(f, i, rng, faker, prose);
+        for (let tries = 0; used.has(value) && tries < 50; tries++) {
+          // A taken name: another person; a taken address: the same person's numbered one.
+          if (NAME_KINDS.has(f.kind)) who.person = undefined;
+          else if (f.kind === 'email') who.tries++;
+          value = field(f, i, rng, faker, prose, who);
+        }
         if (used.has(value)) value = `${String(value)} ${i + 1}`;
         used.add(value);
       }
@@ -144,12 +161,29 @@ export function proseKindsOf(fields: Record<string, unknown>): ProseKind[] {
   return [...kinds];
 }
 
+interface RecordPerson {
+  /** Drawn when the record first needs a name or an address (records without people draw none). */
+  person?: Person;
+  /** Taken addresses of this person so far (a unique e-mail field numbers the next one). */
+  tries: number;
+  firmOnly: boolean;
+  /** The record's company, when it has one. */
+  firm?: string;
+}
+const NAME_KINDS = new Set(['first_name', 'last_name', 'full_name']);
+
+function personOf(who: RecordPerson, rng: Rng): Person {
+  who.person ??= drawPerson(rng);
+  return who.person;
+}
+
 function field(
   f: z.infer<typeof fieldObject>,
   index: number,
   rng: Rng,
   faker: Faker,
   prose: ProseSource | undefined,
+  who: RecordPerson,
 ): unknown {
   const min = f.min ?? 0;
   const max = f.max ?? 1000;
@@ -159,15 +193,19 @@ function field(
   }
   switch (f.kind) {
     case 'first_name':
-      return faker.person.firstName();
+      return personOf(who, rng).first;
     case 'last_name':
-      return faker.person.lastName();
+      return personOf(who, rng).last;
     case 'full_name':
-      return faker.person.fullName();
-    case 'email':
-      return faker.internet.email().toLowerCase();
+      return personOf(who, rng).name;
+    case 'email': {
+      if (who.firmOnly && who.firm) return firmEmail(who.firm, rng, who.tries);
+      const p = personOf(who, rng);
+      return who.tries === 0 ? p.email : emailFor(p.first, p.last, rng, who.tries);
+    }
     case 'company':
-      return faker.company.name();
+      who.firm = drawOrganisation(rng);
+      return who.firm;
     case 'department':
       return faker.commerce.department();
     case 'job_title':

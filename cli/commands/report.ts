@@ -36,6 +36,9 @@ export function register(program: Command): void {
           `wrong solutions per proved task: ${r.proved === 0 ? '—' : (r.wrongTried / r.proved).toFixed(2)}`,
           `kill rate on accepted tasks: ${pct(r.acceptedWrongKilled, r.acceptedWrongTried)} (${r.acceptedWrongKilled}/${r.acceptedWrongTried})`,
           `kill rate on all proved tasks: ${pct(r.wrongKilled, r.wrongTried)}; tasks rejected because a wrong solution passed: ${r.rejectedForWrong}`,
+          `  kills by a check the untouched state passes: ${r.wrongDiscriminating}; only by checks it fails too (task undone): ${r.wrongUndone}; wrong solutions leaving the untouched state (no kill): ${r.wrongSameAsInitial}`,
+          `correct alternatives: ${r.rightPassed}/${r.rightTried} passed; tasks rejected because one failed: ${r.rejectedForRight}`,
+          `mutants: ${r.mutantsKilled}/${r.mutantsTried} killed (${r.mutantsDiscriminating} by a discriminating check, ${r.mutantsUndone} only as undone); tasks rejected because one passed: ${r.rejectedForMutant}`,
           `invariant share of checks: ${pct(r.invariantChecks, r.checks)} (${r.invariantChecks}/${r.checks})`,
           `infeasible share of tasks: ${pct(r.infeasible, r.proved)} (${r.infeasible})`,
           `export gate (graded as shipped): ${r.exportPassed} passed, ${r.exportMismatch} rejected as export_mismatch`,
@@ -49,6 +52,9 @@ export function register(program: Command): void {
               { text: 'DECLARED/TASK', right: true },
               { text: 'KILLED', right: true },
               { text: 'INVARIANTS', right: true },
+              { text: 'RIGHTS', right: true },
+              { text: 'MUTANTS D/U', right: true },
+              { text: 'MUT.SURV', right: true },
               { text: 'EXPORT OK', right: true },
               { text: 'MISMATCH', right: true },
             ],
@@ -60,6 +66,9 @@ export function register(program: Command): void {
               { text: s.declaredPerTask.toFixed(1), right: true },
               { text: rate(s.killRate), right: true },
               { text: rate(s.invariantShare), right: true },
+              { text: `${s.rightPassed}/${s.rightTried}`, right: true },
+              { text: `${s.mutantsDiscriminating}/${s.mutantsUndone}`, right: true },
+              { text: String(s.mutantSurvived), right: true },
               { text: String(s.exportPassed), right: true },
               { text: String(s.exportMismatch), right: true },
             ]),
@@ -68,6 +77,10 @@ export function register(program: Command): void {
         if (r.survivors.length > 0) {
           lines.push('', 'wrong solutions the rubric passed (their tasks were rejected):');
           for (const s of r.survivors) lines.push(`  ${s.skillId}: ${s.name} (${s.tasks} tasks)`);
+        }
+        if (r.mutantSurvivors.length > 0) {
+          lines.push('', 'mutants the rubric passed (their tasks were rejected):');
+          for (const s of r.mutantSurvivors) lines.push(`  ${s.skillId}: ${s.name} (${s.tasks} tasks)`);
         }
         process.stdout.write(`${lines.join('\n')}\n`);
       } finally {
@@ -78,7 +91,7 @@ export function register(program: Command): void {
   report
     .command('content')
     .description(
-      'what agents read in a round: placeholder text, instruction levels, cell addresses by level, distinct paragraphs',
+      'what agents read in a round: placeholder text, instruction levels, cell addresses by level, distinct paragraphs, name ↔ address mismatches, honorific suffixes, top address share, sentences repeated in a file, natural/goal instructions naming an open file',
     )
     .requiredOption('--round <id>', 'round id')
     .option('--json', 'print the report as JSON')
@@ -104,6 +117,19 @@ export function register(program: Command): void {
               kv('Paragraphs', formatInt(r.paragraphs)),
               kv('Distinct paragraphs', formatPercent(r.distinctParagraphRatio)),
               kv('Skills missing a level', formatInt(r.skillsMissingLevels.length)),
+              kv('Name ↔ address mismatches', formatInt(r.figures.nameAddressMismatches)),
+              kv('Names with an honorific suffix', formatInt(r.figures.honorificSuffixes)),
+              kv(
+                'Top address (share of tasks)',
+                r.figures.topRecipient
+                  ? `${r.figures.topRecipient.address} ${formatPercent(r.figures.topRecipient.share)}`
+                  : '—',
+              ),
+              kv(
+                'Sentences repeated within a file',
+                `${formatInt(r.figures.duplicateSentences)} in ${formatInt(r.figures.filesWithDuplicates)} files`,
+              ),
+              kv('Natural/goal naming an open file', formatPercent(r.figures.namingOpenFileShare)),
             ],
           ),
           '',
@@ -127,6 +153,15 @@ export function register(program: Command): void {
         for (const e of r.placeholderExamples)
           out.push(`placeholder ${e.kind} in ${e.skillId} (${e.taskId}): ${e.text}`);
         for (const s of r.skillsMissingLevels) out.push(`${s.skillId} has no ${s.missing.join(', ')} task`);
+        const f = r.figures;
+        for (const e of f.mismatchExamples.slice(0, 5))
+          out.push(`name ≠ address in ${e.skillId} (${e.taskId}): ${e.name} <${e.address}>`);
+        for (const e of f.suffixExamples.slice(0, 5))
+          out.push(`suffix in ${e.skillId} (${e.taskId}): ${e.name}`);
+        for (const e of f.duplicateExamples.slice(0, 5))
+          out.push(`repeated in ${e.path} of ${e.skillId} (${e.taskId}): ${e.sentence}`);
+        for (const e of f.namingOpenFileExamples.slice(0, 5))
+          out.push(`names the open ${e.file}: ${e.skillId} (${e.taskId})`);
         process.stdout.write(`${out.join('\n')}\n`);
       } finally {
         await database.close();

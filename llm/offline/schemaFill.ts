@@ -1,5 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import { JOB_TITLES, kitProse } from './content/kit.ts';
+import { drawOrganisation, drawPerson, FIRST_NAMES, isPersonName, LAST_NAMES } from './content/people.ts';
 import type { Rng } from './prng.ts';
 import { sampleRegex } from './regexSample.ts';
 
@@ -83,7 +84,7 @@ function fill(input: JsonSchema | boolean, ctx: Ctx, path: string[], depth: numb
   if (Array.isArray(schema.allOf)) schema = mergeAllOf(schema, ctx.root);
 
   const hinted = fromHint(schema, ctx, path);
-  if (hinted.found) return hinted.value;
+  if (hinted.found) return asOnePerson(hinted.value, schema, ctx);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return ctx.rng.pick(schema.enum);
 
@@ -150,7 +151,37 @@ function fillObject(schema: JsonSchema, ctx: Ctx, path: string[], depth: number)
   for (const [key, sub] of Object.entries(properties)) {
     if (isObj(sub) || typeof sub === 'boolean') out[key] = fill(sub, ctx, [...path, key], depth + 1);
   }
-  return out;
+  pairPeople(out, schema, ctx);
+  return asOnePerson(out, schema, ctx) as Record<string, unknown>;
+}
+
+/**
+ * Sibling fields naming one person, `owner` / `owner_name` beside `owner_email`: drawn together
+ * (hint lists of names and of addresses are picked independently, so they would not match).
+ */
+function pairPeople(out: Record<string, unknown>, schema: JsonSchema, ctx: Ctx): void {
+  for (const emailKey of Object.keys(out)) {
+    const base = /^(.+)_e?mail$/.exec(emailKey)?.[1];
+    if (!base || typeof out[emailKey] !== 'string') continue;
+    const nameKey = [base, `${base}_name`].find((k) => typeof out[k] === 'string');
+    if (!nameKey || !isPersonName(out[nameKey] as string)) continue;
+    const person = drawPerson(ctx.rng);
+    const candidate = { ...out, [nameKey]: person.name, [emailKey]: person.email };
+    if (conforms(schema, candidate, ctx.root)) Object.assign(out, candidate);
+  }
+}
+
+/**
+ * A person's name and address drawn together, so the display name matches the address. Person
+ * candidates of an offline hint are examples: a round's cast is drawn, not the hint list's few.
+ */
+function asOnePerson(value: unknown, schema: JsonSchema, ctx: Ctx): unknown {
+  if (!isObj(value) || typeof value.name !== 'string' || typeof value.email !== 'string') return value;
+  // A team, a newsletter or a firm keeps its own name and address.
+  if (!isPersonName(value.name)) return value;
+  const person = drawPerson(ctx.rng);
+  const candidate = { ...value, name: person.name, email: person.email };
+  return conforms(schema, candidate, ctx.root) ? candidate : value;
 }
 
 function fillArray(schema: JsonSchema, ctx: Ctx, path: string[], depth: number): unknown[] {
@@ -239,7 +270,7 @@ function byFormat(format: string, ctx: Ctx): string | undefined {
         .toISOString()
         .slice(11, 19);
     case 'email':
-      return f.internet.email().toLowerCase();
+      return drawPerson(ctx.rng).email;
     case 'uri':
     case 'url':
       return f.internet.url();
@@ -268,13 +299,14 @@ function byName(name: string, ctx: Ctx): string {
   if (/file_?name|filename|^file$/.test(n)) return slug();
   if (/folder|directory|^dir/.test(n)) return f.word.noun();
   if (/sheet/.test(n)) return f.commerce.department();
-  if (/email/.test(n)) return f.internet.email().toLowerCase();
+  if (/email/.test(n)) return drawPerson(ctx.rng).email;
   if (/column|header|field|label|key|tag|keyword/.test(n))
     return f.word.noun().replace(/^./, (c) => c.toUpperCase());
-  if (/first_?name/.test(n)) return f.person.firstName();
-  if (/last_?name|surname/.test(n)) return f.person.lastName();
-  if (/company|organi[sz]ation|employer|vendor|supplier|customer/.test(n)) return f.company.name();
-  if (/(^|_)name$|person|author|sender|recipient|owner|manager|contact/.test(n)) return f.person.fullName();
+  if (/first_?name/.test(n)) return ctx.rng.pick(FIRST_NAMES);
+  if (/last_?name|surname/.test(n)) return ctx.rng.pick(LAST_NAMES);
+  if (/company|organi[sz]ation|employer|vendor|supplier|customer/.test(n)) return drawOrganisation(ctx.rng);
+  if (/(^|_)name$|person|author|sender|recipient|owner|manager|contact/.test(n))
+    return drawPerson(ctx.rng).name;
   if (/city/.test(n)) return f.location.city();
   if (/country/.test(n)) return f.location.country();
   if (/address|street/.test(n)) return f.location.streetAddress();

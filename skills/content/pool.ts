@@ -6,6 +6,7 @@ import {
   contentSetSchema,
   offlineContentPool,
 } from '../../llm/offline/content/kit.ts';
+import { drawOrganisation, drawPerson } from '../../llm/offline/content/people.ts';
 import type { ProseKind, ProseSource } from '../generate.ts';
 import { deriveSeed, Rng } from '../random.ts';
 import type { SkillSpec } from '../schema.ts';
@@ -120,11 +121,14 @@ export function castFor(taskSeed: number) {
     'November',
   ];
   const dates = Array.from({ length: 4 }, () => `${rng.int(1, 28)} ${rng.pick(months)}`);
+  const person = drawPerson(rng);
+  let person2 = drawPerson(rng);
+  while (person2.name === person.name) person2 = drawPerson(rng);
   return {
-    person: faker.person.fullName(),
-    person2: faker.person.fullName(),
+    person: person.name,
+    person2: person2.name,
     place: faker.location.city(),
-    org: faker.company.name(),
+    org: drawOrganisation(rng),
     amount: () => `£${(rng.int(12, 480) * 25).toLocaleString('en-GB')}`,
     date: () => rng.pick(dates),
   };
@@ -179,7 +183,8 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
         case 'title':
           return fill(cycled(set.titles, VARIANTS.titles, take('title'), (a, v) => `${a}: ${v}`));
         case 'product':
-          return cycled(set.products, VARIANTS.products, take('product'), (a, v) => `${a}, ${v}`);
+          // No comma: a product name is one item wherever a list of them is joined or split.
+          return cycled(set.products, VARIANTS.products, take('product'), (a, v) => `${a} (${v})`);
         case 'word': {
           const n = take('word');
           const words = set.products.flatMap((p) => p.toLowerCase().match(/[a-z]{4,}/g) ?? []);

@@ -11,12 +11,24 @@ import { createRng, type Rng } from '../prng.ts';
  * sentences and product names written for it. Sentences carry slots ({person}, {date}, …) the
  * engine fills with the task's own people, dates and places.
  */
+/**
+ * One item of a kit list. A YAML flow list splits an unquoted item at its own comma ("Notebook (A5,
+ * lined)" became "Notebook (A5" and "lined)"): brackets and quotes must balance within the item.
+ */
+const balanced = (s: string) =>
+  (s.match(/\(/g) ?? []).length === (s.match(/\)/g) ?? []).length && (s.match(/"/g) ?? []).length % 2 === 0;
+const item = (min: number) =>
+  z.string().min(min).refine(balanced, { message: 'unbalanced brackets or quotes' });
+
 const kitFileSchema = z
   .object({
     keywords: z.array(z.string().min(1)).min(1),
-    titles: z.array(z.string().min(3)).min(8),
-    sentences: z.array(z.string().min(10)).min(16),
-    products: z.array(z.string().min(2)).min(6),
+    titles: z.array(item(3)).min(8),
+    sentences: z.array(item(10)).min(16),
+    // Products are listed, joined and split with commas (price lists, CSV cells, subjects): none inside.
+    products: z
+      .array(item(2).refine((s) => !s.includes(','), { message: 'a product name holds a comma' }))
+      .min(6),
   })
   .strict();
 export type ContentKit = z.infer<typeof kitFileSchema> & { domain: string };
@@ -31,7 +43,10 @@ export function contentKits(): Map<string, ContentKit> {
     .filter((f) => f.endsWith('.yaml'))
     .sort()) {
     const parsed = kitFileSchema.safeParse(parse(readFileSync(path.join(kitDir, file), 'utf8')));
-    if (!parsed.success) throw new Error(`content kit ${file}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new Error(`content kit ${file}: ${issue?.path.join('.')}: ${issue?.message}`);
+    }
     kits.set(file.replace(/\.yaml$/, ''), { ...parsed.data, domain: file.replace(/\.yaml$/, '') });
   }
   loaded = kits;

@@ -1,0 +1,294 @@
+import JSZip from 'jszip';
+import { listTar } from '../preparers/os/tarball.ts';
+import { parseMbox } from '../preparers/thunderbird/mbox.ts';
+
+/**
+ * Measurable content figures over a set of tasks (forge report content): people whose display
+ * name does not match their address, honorific suffixes on names, how often the most-named
+ * address recurs, sentences repeated within one file, and natural/goal instructions that name a
+ * file setup has already opened. Pure over what a task holds (instruction, context, files), so a
+ * round's stored tasks and tasks built in-process are measured alike.
+ */
+export interface TaskContent {
+  taskId: string;
+  skillId: string;
+  level: string;
+  instruction: string;
+  /** The task's node outputs (its stored context without `task`). */
+  context: unknown;
+  /** Home-relative paths of files open when the task starts (prepares with `open`). */
+  openFiles: string[];
+  /** Text of the task's initial files, one entry per file (see fileText). */
+  files: { path: string; units: string[] }[];
+}
+
+export interface ContentFigures {
+  tasks: number;
+  /** Display name and address of one person that do not belong together ("Ann Lee <bo.chan@…>"). */
+  nameAddressMismatches: number;
+  mismatchExamples: { taskId: string; skillId: string; name: string; address: string }[];
+  /** Distinct names with a generator's honorific suffix (Jr., III, PhD, DVM…), over all tasks. */
+  honorificSuffixes: number;
+  suffixExamples: { taskId: string; skillId: string; name: string }[];
+  /** The e-mail address named in the most tasks (as recipient, sender or mailbox owner). */
+  topRecipient: { address: string; tasks: number; share: number } | null;
+  /** Sentences (six words or more) that occur twice or more in one prose file (documents, slides, mail, text). */
+  duplicateSentences: number;
+  filesWithDuplicates: number;
+  duplicateExamples: { taskId: string; skillId: string; path: string; sentence: string }[];
+  /** Natural and goal instructions, and those of them naming a file that is already open at start. */
+  naturalGoalTasks: number;
+  namingOpenFile: number;
+  namingOpenFileShare: number;
+  namingOpenFileExamples: { taskId: string; skillId: string; file: string }[];
+}
+
+const EXAMPLES = 20;
+
+/** A name ending in one of the suffixes faker's en locale appends (and common variants): "Ann Lee DVM". */
+export const HONORIFIC_SUFFIX =
+  /^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)+,? (?:Jr\.?|Sr\.?|I|II|III|IV|V|MD|M\.D\.|DDS|DVM|PhD|Ph\.D\.|Esq\.?|CPA)$/;
+
+const ROLE_LOCALS = new Set(
+  'office info accounts account admin support help helpdesk team hello contact sales billing orders hr it finance reception noreply no-reply bookings booking events press news newsletter payroll facilities operations ops service services enquiries inquiries mail me owner staff all everyone it-support team-leads managers board committee volunteers members'.split(
+    ' ',
+  ),
+);
+
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+/**
+ * Whether a display name fits an address: the local part holds one of the name's words (three
+ * letters or more), or is a role address (office@, accounts@…), or the name is not a person's.
+ */
+export function nameMatchesAddress(name: string, address: string): boolean {
+  const local = fold(address.split('@')[0] ?? '');
+  if (ROLE_LOCALS.has(local) || ROLE_LOCALS.has(local.replace(/[^a-z]/g, ''))) return true;
+  const words = fold(name)
+    .split(/[^a-z]+/)
+    .filter((w) => w.length >= 3);
+  if (words.length === 0) return true;
+  const letters = local.replace(/[^a-z]/g, '');
+  if (words.some((w) => letters.includes(w))) return true;
+  // Initials of a name of two or more words, as in "jd@…" for John Doe.
+  const initials = fold(name)
+    .split(/[^a-z]+/)
+    .filter(Boolean)
+    .map((w) => w[0])
+    .join('');
+  return initials.length >= 2 && letters === initials;
+}
+
+const EMAIL = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+// A display name right before its address: capitalised words (and name particles), optionally quoted.
+const NAMED_ADDRESS =
+  /"?([A-Z][\w'’.-]*(?: (?:[A-Z][\w'’.-]*|de|van|von|da|di|del|le|la|der|&)){0,4})"?\s*<([^<>\s@]+@[^<>\s]+)>/g;
+const NAME_KEY = /^(name|full_?name|display_?name|sender_?name|from_?name|contact|person)$/i;
+const EMAIL_KEY = /^(e-?mail|address|email_?address|sender_?email|from_?email)$/i;
+
+interface Pair {
+  name: string;
+  address: string;
+}
+
+/** Name and address pairs in a value: "Name <addr>" strings and {name, email} objects. */
+export function namedAddresses(value: unknown, out: Pair[] = []): Pair[] {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(NAMED_ADDRESS))
+      out.push({ name: m[1]!.trim(), address: m[2]!.toLowerCase() });
+  } else if (Array.isArray(value)) {
+    for (const v of value) namedAddresses(v, out);
+  } else if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    const email = entries.find(([k, v]) => EMAIL_KEY.test(k) && typeof v === 'string' && v.includes('@'));
+    let name = entries.find(([k, v]) => NAME_KEY.test(k) && typeof v === 'string')?.[1] as string | undefined;
+    if (name === undefined) {
+      const first = entries.find(([k]) => /^first_?name$/i.test(k))?.[1];
+      const last = entries.find(([k]) => /^last_?name$/i.test(k))?.[1];
+      if (typeof first === 'string' && typeof last === 'string') name = `${first} ${last}`;
+    }
+    if (email && name && !name.includes('@')) out.push({ name, address: (email[1] as string).toLowerCase() });
+    for (const [, v] of entries) namedAddresses(v, out);
+  }
+  return out;
+}
+
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) strings(x, out);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out);
+  return out;
+}
+
+/** Sentences of a text unit, normalised (case, spacing, quotes), six words or more. */
+export function sentencesOf(text: string): string[] {
+  return (text.match(/[^.!?\n]+[.!?]+/g) ?? [])
+    .map((s) =>
+      s
+        .replace(/[\u2018\u2019]/g, "'")
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((s) => s.split(' ').length >= 6);
+}
+
+/** Spreadsheets and tables repeat values by design: only prose files count for repeated sentences. */
+const PROSE_FILE = /\.(docx|pptx|odt|odp|txt|md|html?|eml)$|(^|\/)Mail\/.+\/[^./]+$|ImapMail\/.+\/[^./]+$/i;
+
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** Whether an instruction names a file: its name with the extension, or a stem no common word could be. */
+export function namesFile(instruction: string, filePath: string): boolean {
+  const text = norm(instruction);
+  const base = filePath.split('/').filter(Boolean).pop() ?? filePath;
+  if (text.includes(norm(base))) return true;
+  const stem = base.replace(/\.(tar\.gz|[a-z0-9]+)$/i, '');
+  return /[^a-z]/i.test(stem) && stem.length >= 4 && text.includes(norm(stem));
+}
+
+export function contentFigures(tasks: TaskContent[]): ContentFigures {
+  const f: ContentFigures = {
+    tasks: tasks.length,
+    nameAddressMismatches: 0,
+    mismatchExamples: [],
+    honorificSuffixes: 0,
+    suffixExamples: [],
+    topRecipient: null,
+    duplicateSentences: 0,
+    filesWithDuplicates: 0,
+    duplicateExamples: [],
+    naturalGoalTasks: 0,
+    namingOpenFile: 0,
+    namingOpenFileShare: 0,
+    namingOpenFileExamples: [],
+  };
+  const suffixed = new Set<string>();
+  const addressTasks = new Map<string, number>();
+  for (const t of tasks) {
+    const texts = [t.instruction, ...strings(t.context)];
+    // People: one verdict per distinct pair of a task.
+    const pairs = new Map<string, Pair>();
+    for (const p of namedAddresses([t.instruction, t.context])) pairs.set(`${p.name}\u0000${p.address}`, p);
+    for (const p of pairs.values()) {
+      if (nameMatchesAddress(p.name, p.address)) continue;
+      f.nameAddressMismatches++;
+      if (f.mismatchExamples.length < EXAMPLES)
+        f.mismatchExamples.push({ taskId: t.taskId, skillId: t.skillId, ...p, name: p.name });
+    }
+    const names = new Set<string>([...pairs.values()].map((p) => p.name));
+    for (const s of strings(t.context)) if (s.length <= 60) names.add(s.trim());
+    for (const name of names) {
+      if (!HONORIFIC_SUFFIX.test(name) || suffixed.has(name)) continue;
+      suffixed.add(name);
+      if (f.suffixExamples.length < EXAMPLES)
+        f.suffixExamples.push({ taskId: t.taskId, skillId: t.skillId, name });
+    }
+    const addresses = new Set(texts.flatMap((s) => (s.match(EMAIL) ?? []).map((a) => a.toLowerCase())));
+    for (const a of addresses) addressTasks.set(a, (addressTasks.get(a) ?? 0) + 1);
+    // Files: a sentence said twice in one prose file.
+    for (const file of t.files) {
+      if (!PROSE_FILE.test(file.path)) continue;
+      const seen = new Map<string, number>();
+      for (const unit of file.units) for (const s of sentencesOf(unit)) seen.set(s, (seen.get(s) ?? 0) + 1);
+      const repeated = [...seen].filter(([, n]) => n > 1);
+      if (repeated.length === 0) continue;
+      f.filesWithDuplicates++;
+      f.duplicateSentences += repeated.length;
+      for (const [sentence] of repeated)
+        if (f.duplicateExamples.length < EXAMPLES)
+          f.duplicateExamples.push({ taskId: t.taskId, skillId: t.skillId, path: file.path, sentence });
+    }
+    if (t.level === 'natural' || t.level === 'goal') {
+      f.naturalGoalTasks++;
+      const named = t.openFiles.find((p) => namesFile(t.instruction, p));
+      if (named) {
+        f.namingOpenFile++;
+        if (f.namingOpenFileExamples.length < EXAMPLES)
+          f.namingOpenFileExamples.push({ taskId: t.taskId, skillId: t.skillId, file: named });
+      }
+    }
+  }
+  f.honorificSuffixes = suffixed.size;
+  const top = [...addressTasks].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  if (top)
+    f.topRecipient = { address: top[0], tasks: top[1], share: tasks.length ? top[1] / tasks.length : 0 };
+  f.namingOpenFileShare = f.naturalGoalTasks ? f.namingOpenFile / f.naturalGoalTasks : 0;
+  return f;
+}
+
+const decodeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)))
+    .replace(/&amp;/g, '&');
+
+/** The text of each paragraph (<w:p>, <a:p>, <text:p>) of an XML part. */
+function xmlParagraphs(xml: string): string[] {
+  const out: string[] = [];
+  for (const m of xml.matchAll(/<(w:p|a:p|text:p|text:h)\b[^>]*>([\s\S]*?)<\/\1>/g)) {
+    // OOXML keeps the text in <w:t>/<a:t> runs (field codes live elsewhere); ODF in the element itself.
+    const inner = m[2]!;
+    const runs = m[1]!.startsWith('text:')
+      ? [inner]
+      : (inner.match(/<(?:w:t|a:t)\b[^>]*>[^<]*<\/(?:w:t|a:t)>/g) ?? []);
+    const text = decodeXml(runs.map((x) => x.replace(/<[^>]+>/g, '')).join(''));
+    if (text.trim()) out.push(text);
+  }
+  return out;
+}
+
+/**
+ * A file's text as units a reader sees (paragraphs of a document or slide, message bodies of a
+ * mail folder, lines of a text file); undefined for files that hold no prose.
+ */
+export async function fileText(path: string, bytes: Uint8Array): Promise<string[] | undefined> {
+  const ext = path.split('.').pop()?.toLowerCase() ?? '';
+  if (ext === 'docx' || ext === 'pptx' || ext === 'odt' || ext === 'odp') {
+    try {
+      const zip = await JSZip.loadAsync(bytes);
+      const parts = Object.keys(zip.files)
+        .filter((n) => /^(word\/document|ppt\/slides\/slide\d+|content)\.xml$/.test(n))
+        .sort();
+      const units: string[] = [];
+      for (const n of parts) units.push(...xmlParagraphs(await zip.file(n)!.async('string')));
+      return units;
+    } catch {
+      return undefined;
+    }
+  }
+  if (/^(txt|md|csv|html?|eml|ics|vcf)$/.test(ext))
+    return Buffer.from(bytes)
+      .toString('utf8')
+      .split(/\n{2,}/);
+  if (/(^|\/)(Mail|ImapMail)\/.+\/[^./]+$/.test(path)) {
+    return parseMbox(bytes).map((m) => {
+      const body = m.raw.split('\n\n').slice(1).join('\n\n');
+      // Quoted lines of a reply repeat the message they answer: not the writer's own sentences.
+      return body
+        .split('\n')
+        .filter((l) => !l.startsWith('>') && !/^[A-Za-z0-9+/=]{60,}$/.test(l))
+        .join('\n');
+    });
+  }
+  return undefined;
+}
+
+/** The files of a packed Thunderbird profile (the tar.gz setup unpacks into the home). */
+export async function profileFiles(archive: Uint8Array): Promise<Record<string, Uint8Array>> {
+  const out: Record<string, Uint8Array> = {};
+  for (const e of await listTar(archive)) if (e.type === 'file' && e.data) out[e.path] = e.data;
+  return out;
+}

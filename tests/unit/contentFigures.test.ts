@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { en, Faker } from '@faker-js/faker';
+import JSZip from 'jszip';
+import { z } from 'zod';
+import {
+  contentFigures,
+  fileText,
+  HONORIFIC_SUFFIX,
+  nameMatchesAddress,
+  type TaskContent,
+} from '../../app/contentFigures.ts';
+import { contentKits, offlineContentPool } from '../../llm/offline/content/kit.ts';
+import { drawPerson, isPersonName } from '../../llm/offline/content/people.ts';
+import { createRng } from '../../llm/offline/prng.ts';
+import { fillSchema } from '../../llm/offline/schemaFill.ts';
+import { castFor, proseSourceFor } from '../../skills/content/pool.ts';
+import { generateRecords } from '../../skills/generate.ts';
+
+const task = (over: Partial<TaskContent>): TaskContent => ({
+  taskId: 't',
+  skillId: 's',
+  level: 'explicit',
+  instruction: '',
+  context: {},
+  openFiles: [],
+  files: [],
+  ...over,
+});
+
+describe('content figures (forge report content)', () => {
+  test('name ↔ address: mismatches counted, matching and role addresses not', () => {
+    assert.ok(nameMatchesAddress('Ann Lee', 'ann.lee@brightwater.co.uk'));
+    assert.ok(nameMatchesAddress('Ann Lee', 'alee@x.com'));
+    assert.ok(nameMatchesAddress('Finance team', 'accounts@x.com'));
+    assert.ok(!nameMatchesAddress('Tod Schultz', 'zoe29@gmail.com'));
+    const f = contentFigures([
+      task({
+        taskId: 'a',
+        instruction: 'Send it to Ann Lee <ann.lee@x.com> and Bo Chan <zoe29@gmail.com>.',
+        context: { data: { records: [{ name: 'Kurt Smith', email: 'lorna_wunsch@yahoo.com' }] } },
+      }),
+    ]);
+    assert.equal(f.nameAddressMismatches, 2);
+    assert.deepEqual(f.mismatchExamples.map((e) => e.address).sort(), [
+      'lorna_wunsch@yahoo.com',
+      'zoe29@gmail.com',
+    ]);
+  });
+
+  test('honorific suffixes: distinct suffixed names over the tasks', () => {
+    for (const n of [
+      'Mozell Raynor PhD',
+      'Duane Crona DVM',
+      'Wm Braun V',
+      'Ayana Kulas Sr.',
+      'Pedro Donnelly III',
+    ])
+      assert.match(n, HONORIFIC_SUFFIX);
+    for (const n of ['Phase II', 'Ann Lee', 'Stage IV results']) assert.doesNotMatch(n, HONORIFIC_SUFFIX);
+    const f = contentFigures([
+      task({ taskId: 'a', context: { people: ['Duane Crona DVM', 'Ann Lee'] } }),
+      task({ taskId: 'b', context: { from: 'Duane Crona DVM <duane@x.com>', other: 'Jo Park Jr.' } }),
+    ]);
+    assert.equal(f.honorificSuffixes, 2);
+  });
+
+  test('top recipient: the address named in the most tasks, as a share of tasks', () => {
+    const f = contentFigures([
+      task({ taskId: 'a', instruction: 'Mail julia@hm.de and bo@x.com.' }),
+      task({ taskId: 'b', context: { to: ['Julia Hoff <julia@hm.de>'] } }),
+      task({ taskId: 'c', instruction: 'Mail bo2@x.com.' }),
+      task({ taskId: 'd' }),
+    ]);
+    assert.deepEqual(f.topRecipient, { address: 'julia@hm.de', tasks: 2, share: 0.5 });
+  });
+
+  test('sentences repeated within one prose file; tables and other files do not count', async () => {
+    const zip = new JSZip();
+    const slide = (text: string) =>
+      `<p:sld xmlns:a="a" xmlns:p="p"><p:txBody><a:p><a:r><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sld>`;
+    const said = 'The survey closed with just over six hundred responses.';
+    zip.file('ppt/slides/slide1.xml', slide(`${said} Thanks to everyone who helped.`));
+    zip.file('ppt/slides/slide2.xml', slide(said));
+    const deck = await zip.generateAsync({ type: 'uint8array' });
+    const units = await fileText('Desktop/review.pptx', deck);
+    assert.deepEqual(units, [`${said} Thanks to everyone who helped.`, said]);
+    const f = contentFigures([
+      task({
+        files: [
+          { path: 'Desktop/review.pptx', units: units! },
+          { path: 'Desktop/other.docx', units: [said] },
+          { path: 'Desktop/rows.xlsx', units: [said, said] },
+        ],
+      }),
+    ]);
+    assert.equal(f.duplicateSentences, 1);
+    assert.equal(f.filesWithDuplicates, 1);
+    assert.equal(f.duplicateExamples[0]!.path, 'Desktop/review.pptx');
+  });
+
+  test('natural/goal instructions naming a file that is already open', () => {
+    const open = ['Desktop/q2_sales.xlsx'];
+    const f = contentFigures([
+      task({ level: 'natural', openFiles: open, instruction: 'In q2_sales.xlsx, total the Amount column.' }),
+      task({ level: 'goal', openFiles: open, instruction: 'I need the sales total under the column.' }),
+      task({ level: 'goal', openFiles: ['Desktop/budget.xlsx'], instruction: 'Fix the budget totals.' }),
+      task({ level: 'explicit', openFiles: open, instruction: 'Open q2_sales.xlsx and add a SUM.' }),
+    ]);
+    assert.equal(f.naturalGoalTasks, 3);
+    assert.equal(f.namingOpenFile, 1);
+    assert.equal(f.namingOpenFileShare, 1 / 3);
+  });
+});
+
+describe('generated people, organisations and lists', () => {
+  test('records: names without suffixes whose addresses match; a firm gets a firm address', () => {
+    const people = generateRecords(
+      { records: 300, fields: { name: 'full_name', email: { kind: 'email', unique: true } }, duplicates: 0 },
+      7,
+    );
+    for (const r of people.records) {
+      assert.doesNotMatch(String(r.name), HONORIFIC_SUFFIX);
+      assert.ok(isPersonName(String(r.name)), String(r.name));
+      assert.ok(nameMatchesAddress(String(r.name), String(r.email)), `${r.name} <${r.email}>`);
+    }
+    assert.equal(new Set(people.records.map((r) => r.email)).size, 300);
+    assert.ok(new Set(people.records.map((r) => r.name)).size > 250, 'a large cast');
+    const firms = generateRecords(
+      { records: 20, fields: { name: 'company', email: 'email' }, duplicates: 0 },
+      3,
+    );
+    for (const r of firms.records) {
+      assert.doesNotMatch(String(r.name), /,/);
+      assert.ok(nameMatchesAddress(String(r.name), String(r.email)), `${r.name} <${r.email}>`);
+    }
+  });
+
+  test('no place names or faker suffixes among first names; the cast of prose slots too', () => {
+    const rng = createRng(5);
+    const places = /^(Dakota|Dallas|Paris|Orlando|Houston|Brooklyn|Sydney|Austin|Savannah|Cheyenne|Camden)$/;
+    for (let i = 0; i < 500; i++) assert.doesNotMatch(drawPerson(rng).first, places);
+    for (let seed = 0; seed < 200; seed++) {
+      const cast = castFor(seed);
+      for (const n of [cast.person, cast.person2]) assert.ok(isPersonName(n) && !HONORIFIC_SUFFIX.test(n), n);
+      assert.doesNotMatch(cast.org, /,/);
+    }
+  });
+
+  test('kit list items are whole: no item split at a comma, no comma in a product', () => {
+    for (const [domain, kit] of contentKits()) {
+      for (const p of kit.products) {
+        assert.doesNotMatch(p, /,/, `${domain}: ${p}`);
+        assert.equal((p.match(/\(/g) ?? []).length, (p.match(/\)/g) ?? []).length, `${domain}: ${p}`);
+      }
+    }
+    assert.ok(contentKits().get('retail')!.products.includes('Lined A5 notebook'));
+    // Variants of a product beyond the set keep it one item.
+    const set = offlineContentPool('retail', { titles: 2, sentences: 2, paragraphs: 0, products: 3 }, 1, 9)
+      .sets[0]!;
+    const prose = proseSourceFor(set, 4);
+    for (let i = 0; i < 20; i++) assert.doesNotMatch(prose.next('product'), /,/);
+  });
+
+  test('the offline model draws a person where a hint lists a few, and keeps firms and newsletters', () => {
+    const schema = z.toJSONSchema(
+      z.object({
+        owner: z.object({ name: z.string(), email: z.email() }),
+        sender: z.string(),
+        sender_email: z.email(),
+        letter: z.object({ name: z.string(), email: z.email() }),
+      }),
+    ) as Record<string, unknown>;
+    const fields = {
+      owner: [{ name: 'Ingrid Solberg', email: 'ingrid@solberg-consult.no' }],
+      sender: ['Helena Brooks'],
+      sender_email: ['olu@adeyemi-partners.com'],
+      letter: [{ name: 'The Weekly Spoke', email: 'news@weeklyspoke.com' }],
+    };
+    const owners = new Set<string>();
+    for (let seed = 0; seed < 40; seed++) {
+      const v = fillSchema(schema, {
+        rng: createRng(seed),
+        faker: new Faker({ locale: [en], seed }),
+        fields,
+      }) as {
+        owner: { name: string; email: string };
+        sender: string;
+        sender_email: string;
+        letter: { name: string; email: string };
+      };
+      owners.add(v.owner.email);
+      assert.ok(nameMatchesAddress(v.owner.name, v.owner.email), JSON.stringify(v.owner));
+      assert.ok(nameMatchesAddress(v.sender, v.sender_email), `${v.sender} <${v.sender_email}>`);
+      assert.deepEqual(v.letter, fields.letter[0]);
+    }
+    assert.ok(owners.size > 30, `${owners.size} distinct owners over 40 seeds`);
+  });
+});
