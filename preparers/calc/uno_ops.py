@@ -96,10 +96,6 @@ def sheet_of(doc, name):
     raise ValueError("no sheet named %r" % name)
 
 
-def sheet_index(doc, sheet):
-    return sheet.getRangeAddress().Sheet
-
-
 def address(sheet, top, left, bottom, right):
     a = CellRangeAddress()
     a.Sheet = sheet.getRangeAddress().Sheet
@@ -342,8 +338,8 @@ def filter_rows(doc, op):
 
 
 def data_validation(doc, op):
-    """Data ▸ Validity: Allow "Cell range"… no: "List", the entries typed one a line, blanks
-    allowed, the selection list shown, an error on other input."""
+    """Data ▸ Validity: Allow "List", the entries typed one a line, blanks allowed, the
+    selection list shown, an error on other input."""
     sheet = sheet_of(doc, op["sheet"])
     rng = block(sheet, op["range"])
     v = rng.Validation
