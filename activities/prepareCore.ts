@@ -161,6 +161,10 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
       expect: 'fail' as const,
       probes: w.probes,
     })),
+    // Mutants the probes kill must be killed as shipped (a survivor is rejected by the proof itself).
+    ...proof.mutantStates
+      .filter((w) => w.probes.some((p) => !p.pass))
+      .map((w) => ({ ...w, expect: 'fail' as const })),
     // The shipped checker must pass every correct alternative too, not only our probes.
     ...proof.rightStates.map((r) => ({
       name: `correct alternative "${r.name}"`,

@@ -1,6 +1,6 @@
 import { jsonEqual } from '../../preparers/deepEqual.ts';
-import { applyEdits, appOf, preparers } from '../../preparers/registry.ts';
-import type { FileMap } from '../../preparers/types.ts';
+import { applyEdits, appOf, preparers, probeCheck } from '../../preparers/registry.ts';
+import type { FileMap, ProbeResult } from '../../preparers/types.ts';
 
 /**
  * The mutation adversary: near misses of the oracle's edits, derived mechanically, edit by edit —
@@ -230,4 +230,73 @@ export async function mutantState(initial: FileMap, m: Mutant): Promise<FileMap 
   } catch {
     return undefined;
   }
+}
+
+/** What the adversary found on one task (tasks.rubric_stats.mutants). */
+export interface MutantReport {
+  /** Mutants derived; those that could not be applied, or came out equal to the oracle's or the untouched state, are not tried. */
+  derived: number;
+  tried: number;
+  killed: number;
+  /** Killed by a check the untouched state passes (an invariant or guard saw the damage). */
+  discriminating: number;
+  /** Killed only by checks the untouched state fails as well (the change is missing or wrong). */
+  undone: number;
+  sameAsOracle: number;
+  sameAsInitial: number;
+  inapplicable: number;
+  /** Names of the mutants the rubric passes. */
+  survivors: string[];
+  /** Oracle edits (1-based) none of whose mutants a check the untouched state passes killed. */
+  editsWithoutDiscriminatingKill: number[];
+}
+
+/**
+ * Attacks a rubric: every mutant's state probed with every check. `before` holds the untouched
+ * state's verdicts (what tells a discriminating kill from one that only sees the task undone).
+ */
+export async function attackRubric(a: {
+  edits: { op: string }[];
+  initial: FileMap;
+  solved: FileMap;
+  checks: { kind: string }[];
+  before: ProbeResult[];
+}): Promise<{ report: MutantReport; states: { name: string; files: FileMap; probes: ProbeResult[] }[] }> {
+  const mutants = await deriveMutants(a.edits, a.initial);
+  const report: MutantReport = {
+    derived: mutants.length,
+    tried: 0,
+    killed: 0,
+    discriminating: 0,
+    undone: 0,
+    sameAsOracle: 0,
+    sameAsInitial: 0,
+    inapplicable: 0,
+    survivors: [],
+    editsWithoutDiscriminatingKill: [],
+  };
+  const seen = new Set<number>();
+  const states: { name: string; files: FileMap; probes: ProbeResult[] }[] = [];
+  for (const m of mutants) {
+    const files = await mutantState(a.initial, m);
+    if (!files) report.inapplicable++;
+    else if (sameFiles(files, a.solved)) report.sameAsOracle++;
+    else if (sameFiles(files, a.initial)) report.sameAsInitial++;
+    else {
+      report.tried++;
+      const probes = await Promise.all(a.checks.map((c) => probeCheck(files, c)));
+      const failing = probes.flatMap((p, i) => (p.pass ? [] : [i]));
+      states.push({ name: `mutant ${m.name}`, files, probes });
+      if (failing.length === 0) report.survivors.push(m.name);
+      else {
+        report.killed++;
+        if (failing.some((i) => a.before[i]!.pass)) {
+          report.discriminating++;
+          if (m.edit !== undefined) seen.add(m.edit);
+        } else report.undone++;
+      }
+    }
+  }
+  report.editsWithoutDiscriminatingKill = a.edits.flatMap((_, i) => (seen.has(i) ? [] : [i + 1]));
+  return { report, states };
 }

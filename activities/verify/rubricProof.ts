@@ -2,13 +2,20 @@ import { OS_MANIFEST_PATH } from '../../preparers/os/manifest.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap, ProbeResult } from '../../preparers/types.ts';
 import type { MaterializedTask } from '../../skills/run/materialize.ts';
+import { attackRubric, type MutantReport, sameFiles } from './mutants.ts';
 import { type RightVerdict, rightSolutions } from './rightSolutions.ts';
 import { type WrongVerdict, wrongSolutions } from './wrongSolutions.ts';
 
 /** What verification proved about a task's rubric (tasks.rubric_stats). */
 export interface RubricStats {
   wrongTried: number;
+  /** Wrong solutions failed by the rubric, not counting those that leave the untouched state. */
   wrongKilled: number;
+  /** Wrong solutions that leave the untouched state (no-op, save-unchanged): failed, but no kill. */
+  wrongSameAsInitial?: number;
+  /** Kills by a check the untouched state passes, and kills only by checks it fails too. */
+  wrongDiscriminating?: number;
+  wrongUndone?: number;
   wrongDeclared: number;
   checks: number;
   invariantChecks: number;
@@ -18,6 +25,8 @@ export interface RubricStats {
   rightTried?: number;
   rightPassed?: number;
   right?: RightVerdict[];
+  /** The mutation adversary's findings (absent on rows before it). */
+  mutants?: MutantReport;
   /** States the export gate graded in the task's shipped form (set when it passed them all). */
   exportStates?: number;
 }
@@ -40,6 +49,8 @@ export type RubricProof =
       wrongStates: ProbedState[];
       /** Every correct alternative tried, with its files and the probes' verdicts (all passing). */
       rightStates: ProbedState[];
+      /** Every mutant tried, with its files and the probes' verdicts (all failing). */
+      mutantStates: ProbedState[];
     }
   | { ok: false; reason: string; node: string; detail: string; stats?: RubricStats };
 
@@ -118,12 +129,14 @@ export async function proveRubric(
   if (!wrong.ok) return wrong;
   const wrongStates = wrong.states;
   const verdicts: WrongVerdict[] = wrongStates.map((w, k) => {
-    const caught = w.probes.flatMap((r, i) => (r.pass ? [] : [checks[i]!.kind]));
+    const caught = w.probes.flatMap((r, i) => (r.pass ? [] : [i]));
     return {
       name: w.name,
       generic: tried[k]!.generic,
       killed: caught.length > 0,
-      failing: [...new Set(caught)],
+      failing: [...new Set(caught.map((i) => checks[i]!.kind))],
+      sameAsInitial: tried[k]!.sameAsInitial === true || sameFiles(w.files, initial),
+      discriminating: caught.some((i) => before[i]!.pass),
     };
   });
   const alternatives = await rightSolutions(initial, m.edits, m.right, m.genericRightOff);
@@ -136,9 +149,14 @@ export async function proveRubric(
     );
     return { name: r.name, generic: alternatives[k]!.generic, passed: failing.length === 0, failing };
   });
+  const attack = await attackRubric({ edits: m.edits, initial, solved, checks, before });
+  const changed = verdicts.filter((v) => !v.sameAsInitial);
   const stats: RubricStats = {
     wrongTried: verdicts.length,
-    wrongKilled: verdicts.filter((v) => v.killed).length,
+    wrongKilled: changed.filter((v) => v.killed).length,
+    wrongSameAsInitial: verdicts.length - changed.length,
+    wrongDiscriminating: changed.filter((v) => v.killed && v.discriminating).length,
+    wrongUndone: changed.filter((v) => v.killed && !v.discriminating).length,
     wrongDeclared: m.wrong.length,
     checks: checks.length,
     invariantChecks: checks.length - declared,
@@ -147,6 +165,7 @@ export async function proveRubric(
     rightTried: rights.length,
     rightPassed: rights.filter((r) => r.passed).length,
     right: rights,
+    mutants: attack.report,
   };
   const rejected = rights.filter((r) => !r.passed);
   if (rejected.length > 0)
@@ -175,9 +194,16 @@ export async function proveRubric(
     before,
     after,
     stats,
-    passed: ['verify_initial_fails', 'verify_solved_passes', 'verify_wrong_fails', 'verify_right_passes'],
+    passed: [
+      'verify_initial_fails',
+      'verify_solved_passes',
+      'verify_wrong_fails',
+      'verify_right_passes',
+      'verify_mutants_fail',
+    ],
     wrongStates,
     rightStates,
+    mutantStates: attack.states,
   };
 }
 

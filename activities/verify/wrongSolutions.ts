@@ -19,6 +19,8 @@ export interface WrongSolution {
   /** The state it leaves, or why it could not be built (declared ones only: a spec error). */
   files?: FileMap;
   error?: string;
+  /** It leaves the untouched state (saved again, or not at all): failing it is no kill. */
+  sameAsInitial?: boolean;
 }
 
 export interface WrongVerdict {
@@ -27,6 +29,10 @@ export interface WrongVerdict {
   killed: boolean;
   /** Kinds of the checks that failed (the ones that caught it). */
   failing: string[];
+  /** It leaves the untouched state: failed, but not counted as a kill (absent on older rows). */
+  sameAsInitial?: boolean;
+  /** A check the untouched state passes failed it (absent on older rows). */
+  discriminating?: boolean;
 }
 
 async function resave(files: FileMap): Promise<FileMap | undefined> {
@@ -82,9 +88,9 @@ export async function wrongSolutions(
   declared: { name: string; edits: { op: string }[] }[],
   targets: { app: string; target: string }[],
 ): Promise<WrongSolution[]> {
-  const out: WrongSolution[] = [{ name: 'no-op', generic: true, files: initial }];
+  const out: WrongSolution[] = [{ name: 'no-op', generic: true, files: initial, sameAsInitial: true }];
   const saved = await resave(initial);
-  if (saved) out.push({ name: 'save-unchanged', generic: true, files: saved });
+  if (saved) out.push({ name: 'save-unchanged', generic: true, files: saved, sameAsInitial: true });
   const deleted = withoutTargets(initial, targets);
   if (deleted) out.push({ name: 'delete-target', generic: true, files: deleted });
   const bulk = bulkEdits(oracle);

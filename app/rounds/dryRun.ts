@@ -5,6 +5,7 @@ import { createPrepareActivities, type RubricStats } from '../../activities/prep
 import { createRoundActivities } from '../../activities/round.ts';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
 import type { TaskOutcome } from '../../activities/types.ts';
+import type { MutantReport } from '../../activities/verify/mutants.ts';
 import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import { runTaskPipeline, type TaskStages } from '../../workflows/pipeline.ts';
@@ -19,7 +20,16 @@ export interface DryRunTask {
   detail: string | null;
   instruction: string | null;
   /** Each wrong solution tried on the task and whether the rubric rejected it (killed). */
-  wrong: { name: string; generic: boolean; killed: boolean; failing: string[] }[];
+  wrong: {
+    name: string;
+    generic: boolean;
+    killed: boolean;
+    failing: string[];
+    sameAsInitial?: boolean;
+    discriminating?: boolean;
+  }[];
+  /** The mutation adversary's findings on the task (absent when verification stopped before it). */
+  mutants?: MutantReport;
   /** Each correct alternative tried on the task and whether the rubric passed it. */
   right: { name: string; generic: boolean; passed: boolean; failing: string[] }[];
   level: string | null;
@@ -108,6 +118,9 @@ export async function dryRunSpec(
       instruction: row.instruction,
       wrong: ((row.rubricStats as RubricStats | null)?.wrong ?? []).map((w) => ({ ...w })),
       right: ((row.rubricStats as RubricStats | null)?.right ?? []).map((r) => ({ ...r })),
+      ...((row.rubricStats as RubricStats | null)?.mutants
+        ? { mutants: (row.rubricStats as RubricStats).mutants }
+        : {}),
       level: row.instructionLevel,
     });
   }

@@ -86,13 +86,27 @@ export function register(program: Command): void {
           if (t.outcome !== 'accepted')
             process.stdout.write(`          ${t.reason} at ${t.node}: ${t.detail}\n`);
           for (const w of t.wrong) {
-            const verdict = w.killed ? `rejected (failed: ${w.failing.join(', ')})` : 'PASSES THE RUBRIC';
+            const how = w.sameAsInitial
+              ? 'leaves the untouched state, no kill'
+              : w.discriminating
+                ? 'a check the untouched state passes caught it'
+                : 'caught only as undone';
+            const verdict = w.killed
+              ? `rejected (failed: ${w.failing.join(', ')}; ${how})`
+              : 'PASSES THE RUBRIC';
             process.stdout.write(`          wrong ${w.generic ? '(generic) ' : ''}${w.name}: ${verdict}\n`);
           }
           for (const r of t.right) {
             const verdict = r.passed ? 'passes' : `REJECTED (failed: ${r.failing.join('; ')})`;
             process.stdout.write(`          right ${r.generic ? '(generic) ' : ''}${r.name}: ${verdict}\n`);
           }
+          const m = t.mutants;
+          if (m)
+            process.stdout.write(
+              `          mutants: ${m.killed}/${m.tried} killed (${m.discriminating} by a check the untouched state passes, ${m.undone} only as undone; ${m.sameAsOracle} equal to the oracle, ${m.inapplicable} not applicable)` +
+                `${m.survivors.length ? `; PASS THE RUBRIC: ${m.survivors.join('; ')}` : ''}` +
+                `${m.editsWithoutDiscriminatingKill.length ? `; edits without a discriminating kill: #${m.editsWithoutDiscriminatingKill.join(', #')}` : ''}\n`,
+            );
         }
         if (r.judgeNotice) process.stdout.write(`note: ${r.judgeNotice}\n`);
         if (!r.passed) throw new Error(`${spec.id}: not every task was accepted (round ${r.roundId})`);

@@ -48,8 +48,8 @@ test('declared and generic correct alternatives pass our probes and the shipped 
   ]);
   assert.equal(p.stats.rightTried, 4);
   assert.equal(p.stats.rightPassed, 4);
-  // The gate graded initial, oracle, every wrong solution and every correct alternative.
-  assert.equal(p.stats.exportStates, 2 + p.stats.wrongTried + 4);
+  // The gate graded initial, oracle, every wrong solution, every mutant tried and every correct alternative.
+  assert.equal(p.stats.exportStates, 2 + p.stats.wrongTried + p.stats.mutants!.tried + 4);
   assert.ok(p.runs.some((r) => r.nodeId === 'verify_right_passes' && r.status === 'ok'));
 });
 
