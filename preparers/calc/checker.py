@@ -716,6 +716,15 @@ def same_snap(actual, want):
             all(actual.get(k) == want.get(k) for k in ('fmt', 'bold', 'italic', 'fill')))
 
 
+def keeps_pin(got, pin):
+    """A touched cell keeps each attribute its pin gives (absent ones read as their defaults)."""
+    return (('v' not in pin or same_plain(got.get('v'), pin['v'])) and
+            ('fmt' not in pin or got.get('fmt', 'general') == pin['fmt']) and
+            ('bold' not in pin or (got.get('bold') is True) == pin['bold']) and
+            ('italic' not in pin or (got.get('italic') is True) == pin['italic']) and
+            ('fill' not in pin or got.get('fill') == pin['fill']))
+
+
 @kind('calc.unchanged')
 @on_sheet
 def calc_unchanged(env, ws, c):
@@ -729,6 +738,12 @@ def calc_unchanged(env, ws, c):
             count += 1
             if len(changed) < 8:
                 changed.append({'cell': ref, 'was': want, 'now': got})
+    for ref, pin in sorted((c.get('touched') or {}).items()):
+        got = now.get(ref) or {'v': None}
+        if not keeps_pin(got, pin):
+            count += 1
+            if len(changed) < 8:
+                changed.append({'cell': ref, 'was': pin, 'now': got})
     added = [ref for ref in now if ref not in c['cells'] and ref not in exc]
     if count == 0 and not added:
         return True, {'kept': len(c['cells'])}

@@ -60,6 +60,41 @@ export function sameSnap(actual: CellSnap | undefined, want: CellSnap): boolean 
   );
 }
 
+/** What a touched cell must keep: each attribute given, absent ones read as their defaults. */
+export interface CellPin {
+  v?: Plain;
+  fmt?: string;
+  bold?: boolean;
+  italic?: boolean;
+  fill?: string | null;
+}
+
+/**
+ * The attributes of a cell the oracle changed that it left as they were: making a title bold keeps
+ * its text, italic and fill, so an italic title or a retyped one is caught. The number format is
+ * kept only where the value is, because typing a value may bring its own format (a date, a %).
+ */
+function pinOf(was: CellSnap, now: CellSnap): CellPin {
+  const pin: CellPin = {};
+  const sameV = sameValue(was.v, now.v);
+  if (sameV) pin.v = was.v;
+  if (sameV && was.fmt === now.fmt) pin.fmt = was.fmt ?? 'general';
+  if (was.bold === now.bold) pin.bold = was.bold === true;
+  if (was.italic === now.italic) pin.italic = was.italic === true;
+  if (was.fill === now.fill) pin.fill = was.fill ?? null;
+  return pin;
+}
+
+function keepsPin(got: CellSnap, pin: CellPin): boolean {
+  return (
+    (!('v' in pin) || sameValue(got.v, pin.v as Plain)) &&
+    (pin.fmt === undefined || (got.fmt ?? 'general') === pin.fmt) &&
+    (pin.bold === undefined || (got.bold === true) === pin.bold) &&
+    (pin.italic === undefined || (got.italic === true) === pin.italic) &&
+    (pin.fill === undefined || (got.fill ?? null) === pin.fill)
+  );
+}
+
 /** Invariant checks for each workbook of the app: sheets kept, and every untouched cell kept. */
 export async function calcInvariants(initial: FileMap, solved: FileMap, files: string[]): Promise<unknown[]> {
   const checks: unknown[] = [];
@@ -80,12 +115,24 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
       const b = snapSheet(other);
       const except = new Set<string>();
       const cells: Record<string, CellSnap> = {};
+      const touched: Record<string, CellPin> = {};
       for (const [ref, snap] of a) {
-        if (sameSnap(b.get(ref), snap)) cells[ref] = snap;
-        else except.add(ref);
+        const now = b.get(ref);
+        if (sameSnap(now, snap)) cells[ref] = snap;
+        else {
+          except.add(ref);
+          if (now) touched[ref] = pinOf(snap, now);
+        }
       }
       for (const ref of b.keys()) if (!a.has(ref)) except.add(ref);
-      checks.push({ kind: 'calc.unchanged', file, sheet: other.name, cells, except: [...except] });
+      checks.push({
+        kind: 'calc.unchanged',
+        file,
+        sheet: other.name,
+        cells,
+        except: [...except],
+        ...(Object.keys(touched).length > 0 ? { touched } : {}),
+      });
     }
   }
   return checks;
@@ -94,7 +141,7 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
 /** `calc.unchanged`: every listed cell shows the same snapshot; no other cell outside `except` holds anything. */
 export function probeUnchanged(
   ws: ExcelJS.Worksheet,
-  check: { cells: Record<string, CellSnap>; except: string[] },
+  check: { cells: Record<string, CellSnap>; except: string[]; touched?: Record<string, CellPin> },
 ): ProbeResult {
   const now = snapSheet(ws);
   const except = new Set(check.except.map((r) => r.toUpperCase()));
@@ -107,6 +154,14 @@ export function probeUnchanged(
     if (!sameSnap(got, want)) {
       count++;
       if (changed.length < 8) changed.push({ cell: ref, was: want, now: got });
+    }
+  }
+  const byRef = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+  for (const [ref, pin] of Object.entries(check.touched ?? {}).sort(byRef)) {
+    const got = now.get(ref) ?? { v: null };
+    if (!keepsPin(got, pin)) {
+      count++;
+      if (changed.length < 8) changed.push({ cell: ref, was: pin, now: got });
     }
   }
   const added: string[] = [];

@@ -645,6 +645,23 @@ export const calcCheckSchema = z
           .array(z.string().regex(/^[A-Z]{1,3}[0-9]+$/))
           .default([])
           .describe('Cells the task may change; any other non-empty cell not listed fails.'),
+        touched: z
+          .record(
+            z.string().regex(/^[A-Z]{1,3}[0-9]+$/),
+            z
+              .object({
+                v: cellValue.nullable().optional(),
+                fmt: z.string().optional(),
+                bold: z.boolean().optional(),
+                italic: z.boolean().optional(),
+                fill: z.string().nullable().optional(),
+              })
+              .strict(),
+          )
+          .optional()
+          .describe(
+            'Cells the task changes, with what it leaves as it was: each attribute given must still read so (fmt "general", bold/italic false and fill null when the cell has none).',
+          ),
       })
       .strict()
       .describe('Invariant: nothing on the sheet changed outside the edit region.'),
