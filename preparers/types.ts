@@ -9,7 +9,12 @@ export type AppId = (typeof APPS)[number];
  * The generic correct alternatives the preparers derive from an oracle (`Preparer.rights`), by
  * name, so a skill can turn one off with a reason (`rubric.generic_right_off`).
  */
-export const GENERIC_RIGHTS = ['calc-formula-spelling', 'calc-absolute-refs'] as const;
+export const GENERIC_RIGHTS = [
+  'calc-formula-spelling',
+  'calc-absolute-refs',
+  'thunderbird-filter-name',
+  'thunderbird-filter-run-existing',
+] as const;
 export type GenericRightName = (typeof GENERIC_RIGHTS)[number];
 
 /**

@@ -5,6 +5,7 @@
 # --all prints one JSON verdict per check instead (the conformance test compares them).
 import base64
 import datetime
+import hashlib
 import io
 import json
 import math

@@ -2,10 +2,11 @@ import type { FileMap } from '../types.ts';
 import { identityKey, signaturePrefs } from './accountPrefs.ts';
 import { ADDRESS_BOOK_FILE, writeContacts, writeMailingList } from './addressBook.ts';
 import { flagsOf } from './build.ts';
-import { parseFilters, renderFilters, toStoredFilter } from './filters.ts';
-import { FLAG } from './mbox.ts';
+import { parseFilters, renderFilters, type StoredFilter, toStoredFilter } from './filters.ts';
+import { FLAG, type StoredMessage } from './mbox.ts';
 import { attachmentBytes, composeMessage } from './mime.ts';
-import { Profile } from './profile.ts';
+import { isLive, Profile } from './profile.ts';
+import { filterOutcome, filterSelects } from './runFilters.ts';
 import type { ThunderbirdEdit } from './schema.ts';
 import { matches, type Selector } from './select.ts';
 import { lookupTag, resolveTag } from './tags.ts';
@@ -33,7 +34,17 @@ async function saveComposed(profile: Profile, edit: Compose, folder: 'Drafts' | 
     subject: edit.subject,
     date: edit.date,
     text: edit.body,
-    attachments: edit.attachments,
+    // A home file attached is read as it is now (after the edits before this one).
+    attachments: edit.attachments.map((a) => {
+      if (a.file === undefined) return a;
+      const bytes = profile.files[a.file];
+      if (bytes === undefined) throw new Error(`no file ${a.file} to attach`);
+      return {
+        filename: a.filename,
+        base64: Buffer.from(bytes).toString('base64'),
+        contentType: a.contentType,
+      };
+    }),
     headers: {
       'X-Mozilla-Draft-Info':
         'internal/draft; vcard=0; receipt=0; DSN=0; uuencode=0; attachmentreminder=0; deliveryformat=0',
@@ -43,6 +54,37 @@ async function saveComposed(profile: Profile, edit: Compose, folder: 'Drafts' | 
   const flags = flagsOf({ read: true, replied: false, flagged: false, attachments: edit.attachments });
   const target = profile.ensureFolder(folder);
   profile.setMessages(target, [...profile.messages(target), { raw, flags, keywords: [] }]);
+}
+
+/** Runs a filter on the live messages of a folder (Run Now): its actions on every message it selects. */
+function runFilter(profile: Profile, filter: StoredFilter, folder: string) {
+  const messages = profile.messages(folder);
+  const kept: StoredMessage[] = [];
+  const moved = new Map<string, StoredMessage[]>();
+  const add = (to: string, m: StoredMessage) => {
+    const at = profile.ensureFolder(to);
+    moved.set(at, [...(moved.get(at) ?? []), m]);
+  };
+  for (const m of messages) {
+    if (!isLive(m) || !filterSelects(filter, m.raw, m.keywords)) {
+      kept.push(m);
+      continue;
+    }
+    const { place, copies } = filterOutcome(filter, {
+      folder,
+      read: (m.flags & FLAG.read) !== 0,
+      flagged: (m.flags & FLAG.flagged) !== 0,
+      tags: m.keywords.filter((k) => k !== ''),
+    });
+    m.flags = (place.read ? m.flags | FLAG.read : m.flags & ~FLAG.read) >>> 0;
+    m.flags = (place.flagged ? m.flags | FLAG.flagged : m.flags & ~FLAG.flagged) >>> 0;
+    for (const k of place.tags) if (!m.keywords.includes(k)) m.keywords.push(k);
+    for (const to of copies) add(to, { ...m, keywords: [...m.keywords] });
+    if (profile.folder(place.folder) === profile.folder(folder)) kept.push(m);
+    else add(place.folder, m);
+  }
+  profile.setMessages(folder, kept);
+  for (const [to, list] of moved) profile.setMessages(to, [...profile.messages(to), ...list]);
 }
 
 /** Removes the matching messages from a folder and returns them; fails when none match. */
@@ -73,9 +115,11 @@ async function applyOne(profile: Profile, edit: ThunderbirdEdit): Promise<void> 
       const file = profile.localFilterFile();
       const existing = profile.read(file);
       const filters = existing === undefined ? [] : parseFilters(Buffer.from(existing).toString('utf8'));
-      filters.push(toStoredFilter(edit.filter, (tag) => resolveTag(prefs, tag)));
+      const stored = toStoredFilter(edit.filter, (tag) => resolveTag(prefs, tag));
+      filters.push(stored);
       profile.write(file, renderFilters(filters));
       profile.setPrefs(prefs);
+      if (edit.runOn !== undefined) runFilter(profile, stored, edit.runOn);
       return;
     }
     case 'thunderbird.set_flag': {

@@ -290,6 +290,16 @@ def split_headers(raw):
     return headers, body
 
 
+def decode_bytes(body, encoding):
+    """mime.ts decodeBytes: a part's body as bytes."""
+    if encoding == 'base64':
+        return lenient_b64(re.sub(r'\s+', '', body))
+    if encoding == 'quoted-printable':
+        text = re.sub(r'=([0-9A-Fa-f]{2})', lambda h: chr(int(h.group(1), 16)), body.replace('=\n', ''))
+        return bytes(ord(ch) & 0xff for ch in text)
+    return body.encode('utf-8', 'surrogatepass')
+
+
 def decode_body(body, encoding, charset):
     if encoding == 'base64':
         data = lenient_b64(re.sub(r'\s+', '', body))
@@ -316,6 +326,8 @@ def walk_mime(raw, into, depth):
     encoding = (headers.get('content-transfer-encoding') or [''])[0].lower()
     if filename is not None or disp.lower() == 'attachment':
         into['attachments'].append(decode_words(filename or ''))
+        if 'files' in into:
+            into['files'].append((decode_words(filename or ''), decode_bytes(body, encoding)))
     elif mime == 'text/plain':
         into['texts'].append(decode_body(body, encoding, tparams.get('charset', '')))
     elif mime == 'text/html':
@@ -442,11 +454,14 @@ def parse_filters(text):
         key, value = m.group(1), re.sub(r'\\(.)', r'\1', m.group(2))
         cur = filters[-1] if filters else None
         if key == 'name':
-            filters.append({'name': value, 'enabled': True, 'actions': [], 'condition': ''})
+            filters.append({'name': value, 'enabled': True, 'type': 17, 'actions': [], 'condition': ''})
         elif cur is None:
             continue
         elif key == 'enabled':
             cur['enabled'] = value == 'yes'
+        elif key == 'type':
+            tm = re.match(r'^\s*([+-]?\d+)', value)
+            cur['type'] = int(tm.group(1)) if tm else None
         elif key == 'action':
             cur['actions'].append({'action': value, 'value': None})
         elif key == 'actionValue' and cur['actions']:
@@ -760,9 +775,15 @@ def same_message(a, b):
             a['flagged'] is b['flagged'] and list(a['tags']) == list(b['tags']))
 
 
+def message_states(want):
+    # As it was, or as its `or` says (where a new filter run on its folder puts it).
+    alt = want.get('or')
+    return [want] if alt is None else [want, dict(want, **alt)]
+
+
 def opened(want, now):
     # An unread message that is now read: the agent opened it.
-    return not want['read'] and now['read'] and same_message(want, dict(now, read=False))
+    return any(not w['read'] and now['read'] and same_message(w, dict(now, read=False)) for w in message_states(want))
 
 
 @kind('thunderbird.unchanged')
@@ -773,7 +794,7 @@ def tb_unchanged(env, c):
     changed = 0
     for want in c['messages']:
         found = [m for m in now['messages'] if m['id'] == want['id']]
-        if any(same_message(m, want) for m in found):
+        if any(same_message(m, w) for m in found for w in message_states(want)):
             continue
         if may_open > 0 and any(opened(want, m) for m in found):
             may_open -= 1
@@ -787,3 +808,154 @@ def tb_unchanged(env, c):
             'newFolders': [f for f in now['folders'] if f not in c['folders']] if c.get('exactFolders') else []}
     ok = changed == 0 and all(not v for v in lost.values())
     return ok, ({'messages': len(c['messages'])} if ok else {'changedMessages': changed, 'examples': problems, 'lost': lost})
+
+
+# ---- thunderbird.created (preparers/thunderbird/created.ts) ----
+
+OFFICE_FILE = re.compile(r'\.(xlsx|docx|pptx|ods|odt|odp)$', re.I)
+
+
+def uri_folder(uri):
+    """folders.ts folderOfUri: None where decodeURIComponent would throw."""
+    if uri is None:
+        return None
+    m = re.match(r'^mailbox://[^/]+/(.+)$', uri, re.S)
+    if not m or re.search(r'%(?![0-9A-Fa-f]{2})', m.group(1)):
+        return None
+    try:
+        return folder_of_uri(uri)
+    except Exception:
+        return None
+
+
+def bare_address(a):
+    m = re.search(r'<([^<>]*)>\s*$', a)
+    return js_trim(m.group(1) if m else a).lower()
+
+
+def terms_of(condition):
+    terms = sorted('%s|%s|%s' % (t['field'].lower(), t['operator'].lower(), js_trim(t['value']).lower())
+                   for t in parse_condition(condition))
+    return {'match': 'any' if len(terms) > 1 and re.match(r'^\s*OR\b', condition) else 'all', 'terms': terms}
+
+
+def filter_snap(f, names):
+    actions = []
+    for a in f['actions']:
+        v = a['value']
+        if a['action'] in ('Move to folder', 'Copy to folder'):
+            target = uri_folder(v)
+            actions.append('%s|%s' % (a['action'], (target if target is not None else (v or '')).lower()))
+        elif a['action'] == 'AddTag':
+            actions.append('%s|%s' % (a['action'], names.get(v or '', v or '').lower()))
+        elif a['action'] == 'Forward':
+            actions.append('%s|%s' % (a['action'], (v or '').lower()))
+        else:
+            actions.append(a['action'] if v is None else '%s|%s' % (a['action'], v))
+    snap = {'name': f['name'], 'enabled': f['enabled'], 'incoming': ((f.get('type') or 0) & 33) != 0}
+    snap.update(terms_of(f['condition']))
+    snap['actions'] = sorted(actions)
+    return snap
+
+
+def search_snap(s):
+    target = uri_folder(s['uri'])
+    snap = {'name': (target or '').split('/')[-1],
+            'scope': sorted((uri_folder(u) if uri_folder(u) is not None else u).lower() for u in s['scope'])}
+    snap.update(terms_of(s['terms']))
+    return snap
+
+
+def normal_hash(data):
+    return hashlib.sha256(data.replace(b'\r\n', b'\n').rstrip(b'\n')).hexdigest()
+
+
+def attachment_files(msg):
+    into = {'attachments': [], 'texts': [], 'htmls': [], 'files': []}
+    walk_mime(msg['raw'], into, 0)
+    return into['files']
+
+
+def created_snapshot(env):
+    pr = profile(env)
+    names = tag_names(pr.prefs())
+    filters = [filter_snap(flt, names) for f in pr.filter_files() for flt in parse_filters(utf8(env.read(f) or b''))]
+    vf = pr.read('virtualFolders.dat')
+    searches = [search_snap(x) for x in (parse_searches(utf8(vf)) if vf is not None else [])]
+    messages = []
+    for folder in pr.folders():
+        for m in pr.messages(folder):
+            if not is_live(m):
+                continue
+            p = parse_message(m)
+            headers, _ = split_headers(m['raw'])
+            atts = [{'name': name, 'sha256': normal_hash(data), 'office': data[:4] == b'PK\x03\x04'}
+                    for name, data in attachment_files(m)]
+            atts.sort(key=lambda a: '%s|%s' % (a['name'].lower(), a['sha256']))
+            messages.append({'folder': folder,
+                             'id': p['messageId'] or '%s|%s' % (normalize_subject(p['subject']), p['from'].lower()),
+                             'to': sorted(bare_address(a) for a in p['to']),
+                             'cc': sorted(bare_address(a) for a in p['cc']),
+                             'bcc': sorted(bare_address(a) for a in addresses(headers.get('bcc'))),
+                             'attachments': atts})
+    return filters, searches, messages
+
+
+def pair_snaps(want, now):
+    left = list(now)
+    missing = []
+
+    def take(w, same):
+        for i, x in enumerate(left):
+            if same(x):
+                del left[i]
+                return
+        missing.append(w)
+
+    def strip(x):
+        return {k: v for k, v in x.items() if k != 'name'}
+    for w in want:
+        if w.get('name') is not None:
+            take(w, lambda x: same_json(x, w))
+    for w in want:
+        if w.get('name') is None:
+            take(w, lambda x: same_json(strip(x), strip(w)))
+    return missing, left
+
+
+@kind('thunderbird.created')
+def tb_created(env, c):
+    filters, searches, messages = created_snapshot(env)
+    f_missing, f_extra = pair_snaps(c['filters'], filters)
+    s_missing, s_extra = pair_snaps(c['searches'], searches)
+    known = set(c['known'])
+    left = [m for m in messages if m['id'] not in known]
+
+    def attachment_ok(want, got):
+        if want['name'].lower() != got['name'].lower():
+            return False
+        if want.get('sha256') is not None:
+            return want['sha256'] == got['sha256']
+        data = env.read(want.get('file') or '')
+        if data is not None and normal_hash(data) == got['sha256']:
+            return True
+        return bool(OFFICE_FILE.search(want.get('file') or '')) and got['office']
+
+    for want in c['messages']:
+        at = next((i for i, m in enumerate(left)
+                   if m['folder'] == want['folder'] and same_json(m['to'], want['to']) and
+                   same_json(m['cc'], want['cc']) and same_json(m['bcc'], want['bcc']) and
+                   len(m['attachments']) == len(want['attachments']) and
+                   all(attachment_ok(a, m['attachments'][i]) for i, a in enumerate(want['attachments']))), None)
+        if at is not None:
+            del left[at]
+    # Only what was there must still be there; the oracle's new objects are the skill's checks to ask for.
+    problems = {'missing': {'filters': [x for x in f_missing if x.get('name') is not None],
+                            'searches': [x for x in s_missing if x.get('name') is not None]},
+                'extra': {'filters': f_extra, 'searches': s_extra,
+                          'messages': [{'folder': m['folder'], 'to': m['to'], 'cc': m['cc'], 'bcc': m['bcc'],
+                                        'attachments': [{'name': a['name'], 'sha256': a['sha256']}
+                                                        for a in m['attachments']]} for m in left]}}
+    ok = all(not v for group in problems.values() for v in group.values())
+    return ok, ({'filters': len(c['filters']), 'searches': len(c['searches']), 'messages': len(c['messages'])}
+                if ok else problems)

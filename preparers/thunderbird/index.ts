@@ -7,6 +7,7 @@ import { packProfile } from './pack.ts';
 import { probeThunderbird } from './probe.ts';
 import { locateProfile } from './profileIni.ts';
 import { thunderbirdNamedPaths, thunderbirdProfilePolicy } from './profilePolicy.ts';
+import { thunderbirdRights } from './rights.ts';
 import {
   checkSchema,
   docSchema,
@@ -57,6 +58,7 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
       narrow(e) ? ({ ...e, subject: undefined, from: undefined, all: true } as ThunderbirdEdit) : e,
     );
   },
+  rights: thunderbirdRights,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: thunderbirdOsworld,
   staging: {

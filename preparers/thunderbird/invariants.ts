@@ -1,10 +1,12 @@
 import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { readContacts } from './addressBook.ts';
+import { deriveCreated } from './created.ts';
 import { parseFilters } from './filters.ts';
 import { FLAG } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
 import { isLive, Profile } from './profile.ts';
+import { filesMail, filterOutcome, filterSelects } from './runFilters.ts';
 
 /**
  * "Nothing else changed" in a profile: every message the oracle left alone stays in its folder
@@ -17,6 +19,8 @@ export interface MessageSnap {
   read: boolean;
   flagged: boolean;
   tags: string[];
+  /** Another state the message may be in: where a new filter run on its folder puts it. */
+  or?: { folder: string; read: boolean; flagged: boolean; tags: string[] };
 }
 
 export interface ProfileSnap {
@@ -34,7 +38,7 @@ function snapProfile(files: FileMap): ProfileSnap {
       if (!isLive(m)) continue;
       const parsed = parseMessage(m.raw);
       messages.push({
-        id: parsed.messageId || `${normalizeSubject(parsed.subject)}|${parsed.from.toLowerCase()}`,
+        id: idOf(parsed),
         folder,
         read: (m.flags & FLAG.read) !== 0,
         flagged: (m.flags & FLAG.flagged) !== 0,
@@ -54,11 +58,50 @@ function snapProfile(files: FileMap): ProfileSnap {
   };
 }
 
-const same = (a: MessageSnap, b: MessageSnap) => jsonEqual(a, b);
+const same = (a: MessageSnap, b: MessageSnap) => jsonEqual({ ...a, or: undefined }, { ...b, or: undefined });
+
+/** The states a listed message may be in: as it was, or as its `or` says. */
+const states = (want: MessageSnap): MessageSnap[] =>
+  want.or === undefined ? [want] : [want, { ...want, ...want.or, or: undefined }];
+
+/**
+ * Messages a new filter that files mail (move/copy) would act on if the person also ran it on the
+ * folder it sorts (the Inbox): the generic right `thunderbird-filter-run-existing`. Their entries may
+ * be where running it puts them.
+ */
+function filterRuns(initial: FileMap, solved: FileMap): Map<string, NonNullable<MessageSnap['or']>> {
+  const out = new Map<string, NonNullable<MessageSnap['or']>>();
+  const filtersOf = (files: FileMap) => {
+    const p = new Profile(files);
+    return p.filterFiles().flatMap((f) => parseFilters(Buffer.from(p.files[f]!).toString('utf8')));
+  };
+  const had = filtersOf(initial);
+  const added = filtersOf(solved).filter((f) => !had.some((g) => jsonEqual(f, g)) && filesMail(f));
+  if (added.length === 0) return out;
+  const profile = new Profile(initial);
+  const inbox = profile.folder('Inbox');
+  if (inbox === undefined) return out;
+  for (const m of profile.messages(inbox)) {
+    if (!isLive(m)) continue;
+    const filter = added.find((f) => filterSelects(f, m.raw, m.keywords));
+    if (filter === undefined) continue;
+    const { place } = filterOutcome(filter, {
+      folder: inbox,
+      read: (m.flags & FLAG.read) !== 0,
+      flagged: (m.flags & FLAG.flagged) !== 0,
+      tags: [...m.keywords].filter((k) => k !== '').sort(),
+    });
+    out.set(idOf(parseMessage(m.raw)), place);
+  }
+  return out;
+}
+
+const idOf = (parsed: ReturnType<typeof parseMessage>) =>
+  parsed.messageId || `${normalizeSubject(parsed.subject)}|${parsed.from.toLowerCase()}`;
 
 /** Equal but for an unread message that is now read: opening a message marks it read. */
 const opened = (want: MessageSnap, now: MessageSnap) =>
-  !want.read && now.read && same(want, { ...now, read: false });
+  states(want).some((w) => !w.read && now.read && same(w, { ...now, read: false }));
 
 /**
  * Unread messages an agent may open while doing a task whose subject is not read state: reading a
@@ -74,10 +117,16 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
   const readIsTask = before.messages.some((m) =>
     after.messages.some((n) => n.id === m.id && n.folder === m.folder && n.read !== m.read),
   );
+  const runs = filterRuns(initial, solved);
   return [
     {
       kind: 'thunderbird.unchanged',
-      messages: before.messages.filter((m) => after.messages.some((n) => same(m, n))),
+      messages: before.messages
+        .filter((m) => after.messages.some((n) => same(m, n)))
+        .map((m) => {
+          const or = m.folder === 'Inbox' ? runs.get(m.id) : undefined;
+          return or === undefined || jsonEqual(or, { ...m, id: undefined }) ? m : { ...m, or };
+        }),
       folders: before.folders.filter((f) => after.folders.includes(f)),
       contacts: before.contacts.filter((c) => after.contacts.includes(c)),
       filters: before.filters.filter((f) => after.filters.includes(f)),
@@ -85,6 +134,7 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
       exactFolders: jsonEqual(before.folders, after.folders),
       readOnOpen: readIsTask ? 0 : MAY_OPEN,
     },
+    { kind: 'thunderbird.created', ...deriveCreated(initial, solved) },
   ];
 }
 
@@ -103,7 +153,7 @@ export function probeProfileUnchanged(
   let changed = 0;
   for (const want of check.messages) {
     const found = now.messages.filter((m) => m.id === want.id);
-    if (found.some((m) => same(m, want))) continue;
+    if (found.some((m) => states(want).some((w) => same(m, w)))) continue;
     if (mayOpen > 0 && found.some((m) => opened(want, m))) {
       mayOpen--;
       continue;

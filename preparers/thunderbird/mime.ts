@@ -39,12 +39,16 @@ export async function composeMessage(spec: ComposeSpec): Promise<string> {
     messageId: spec.messageId ?? `<${digest.slice(0, 24)}@forge.invalid>`,
     baseBoundary: digest.slice(24, 40),
     headers: spec.headers,
-    attachments: (spec.attachments ?? []).map((a) => ({
-      filename: a.filename,
-      content:
-        a.base64 !== undefined ? Buffer.from(a.base64, 'base64') : Buffer.from(a.content ?? '', 'utf8'),
-      contentType: a.contentType,
-    })),
+    attachments: (spec.attachments ?? []).map((a) => {
+      if (a.file !== undefined)
+        throw new Error(`attachment ${a.filename}: a home file is attached by an edit, not a built message`);
+      return {
+        filename: a.filename,
+        content:
+          a.base64 !== undefined ? Buffer.from(a.base64, 'base64') : Buffer.from(a.content ?? '', 'utf8'),
+        contentType: a.contentType,
+      };
+    }),
   };
   const bytes = await new MailComposer(options).compile().build();
   return bytes.toString('utf8').replace(/\r\n/g, '\n');
@@ -158,7 +162,8 @@ function walk(raw: string, into: Walk, depth: number): Map<string, string[]> {
   return headers;
 }
 
-function addresses(values: string[] | undefined): string[] {
+/** The addresses of header values ("A <a@x>, b@y"), decoded, one per entry. */
+export function addresses(values: string[] | undefined): string[] {
   return (values ?? [])
     .flatMap((v) => decodeWords(v).split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/))
     .map((a) => a.trim())
@@ -191,6 +196,13 @@ export function attachmentBytes(raw: string, filename: string): Uint8Array | und
   walk(raw, into, 0);
   const found = into.files!.find((f) => f.name.toLowerCase() === filename.toLowerCase());
   return found === undefined ? undefined : new Uint8Array(found.bytes);
+}
+
+/** Every attachment of a message: its file name and decoded bytes, in order. */
+export function attachmentFiles(raw: string): { name: string; bytes: Buffer }[] {
+  const into: Walk = { attachments: [], texts: [], htmls: [], files: [] };
+  walk(raw, into, 0);
+  return into.files!;
 }
 
 /** Subjects compare case-insensitively with whitespace collapsed. */

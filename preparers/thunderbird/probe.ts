@@ -1,6 +1,7 @@
 import type { FileMap, ProbeResult } from '../types.ts';
 import { identityKey } from './accountPrefs.ts';
 import { readContacts, readMailingLists } from './addressBook.ts';
+import { probeCreated } from './created.ts';
 import { ACTION_NAMES, actionFolder, parseCondition, parseFilters } from './filters.ts';
 import { folderOfUri } from './folders.ts';
 import { probeProfileUnchanged } from './invariants.ts';
@@ -165,6 +166,8 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
       return probeDraft(profile, check);
     case 'thunderbird.unchanged':
       return probeProfileUnchanged(profile.files, check);
+    case 'thunderbird.created':
+      return probeCreated(profile.files, check);
     case 'thunderbird.pref': {
       const value = profile.prefs().get(check.name);
       const pass =

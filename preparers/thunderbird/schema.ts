@@ -53,14 +53,17 @@ const attachmentSchema = z
       .describe('Attachment file name, e.g. "invoice-0042.pdf".'),
     content: z.string().max(2_000_000).optional().describe('Attachment content as text.'),
     base64: z.base64().max(3_000_000).optional().describe('Attachment content as base64 (binary files).'),
+    file: safeRelativePath
+      .optional()
+      .describe('A home file attached as it is at that point of the edits, e.g. "Documents/budget.xlsx".'),
     contentType: z
       .string()
       .regex(/^[\w.+-]+\/[\w.+-]+$/)
       .optional()
       .describe('MIME type; default guessed from the file name.'),
   })
-  .refine((a) => (a.content === undefined) !== (a.base64 === undefined), {
-    message: 'give exactly one of content or base64',
+  .refine((a) => [a.content, a.base64, a.file].filter((x) => x !== undefined).length === 1, {
+    message: 'give exactly one of content, base64 or file',
   })
   .describe('A file attached to a message.');
 export type AttachmentSpec = z.infer<typeof attachmentSchema>;
@@ -313,7 +316,13 @@ export const editSchema = z.discriminatedUnion('op', [
     .strictObject({ op: z.literal('thunderbird.create_folder'), path: folderPath })
     .describe('Create a folder (and its parents).'),
   z
-    .strictObject({ op: z.literal('thunderbird.add_filter'), filter: filterSchema })
+    .strictObject({
+      op: z.literal('thunderbird.add_filter'),
+      filter: filterSchema,
+      runOn: folderPath
+        .optional()
+        .describe('Also run the new filter on the messages already in this folder (Run Now), e.g. "Inbox".'),
+    })
     .describe('Append a message filter.'),
   z
     .strictObject({
@@ -493,6 +502,17 @@ export const checkSchema = z.discriminatedUnion('kind', [
           read: z.boolean(),
           flagged: z.boolean(),
           tags: z.array(z.string()).describe('Tag keys (X-Mozilla-Keys), sorted.'),
+          or: z
+            .strictObject({
+              folder: folderPath,
+              read: z.boolean(),
+              flagged: z.boolean(),
+              tags: z.array(z.string()),
+            })
+            .optional()
+            .describe(
+              'Another state the message may be in instead (where a new filter run on its folder puts it).',
+            ),
         }),
       ),
       folders: z.array(folderPath),
@@ -509,6 +529,47 @@ export const checkSchema = z.discriminatedUnion('kind', [
         ),
     })
     .describe('Invariant: messages, folders, contacts and filters the task does not name are as they were.'),
+  z
+    .strictObject({
+      kind: z.literal('thunderbird.created'),
+      filters: z.array(
+        z.strictObject({
+          name: z.string().optional().describe('Only for a filter that was there before: it keeps its name.'),
+          enabled: z.boolean(),
+          incoming: z.boolean().describe('Runs on new mail.'),
+          match: z.enum(['all', 'any']),
+          terms: z.array(z.string()).describe('"field|operator|value", lower case, sorted.'),
+          actions: z.array(z.string()).describe('"action|value", sorted.'),
+        }),
+      ),
+      searches: z.array(
+        z.strictObject({
+          name: z.string().optional(),
+          scope: z.array(z.string()),
+          match: z.enum(['all', 'any']),
+          terms: z.array(z.string()),
+        }),
+      ),
+      known: z.array(z.string()).describe('Message ids of the initial state.'),
+      messages: z.array(
+        z.strictObject({
+          folder: folderPath,
+          to: z.array(z.string()),
+          cc: z.array(z.string()),
+          bcc: z.array(z.string()),
+          attachments: z.array(
+            z.strictObject({
+              name: z.string(),
+              sha256: z.string().optional(),
+              file: z.string().optional().describe('Home-relative file the attachment must be a copy of.'),
+            }),
+          ),
+        }),
+      ),
+    })
+    .describe(
+      'Invariant: the filters, saved searches and new messages are exactly these (a new filter or search by its whole state, any name).',
+    ),
   z
     .strictObject({
       kind: z.literal('thunderbird.pref'),
