@@ -66,6 +66,13 @@ def os_absent(env, c):
     return t is None, {'exists': t is not None, 'type': t}
 
 
+def as_text(text):
+    # probe.ts asText: no byte-order mark, LF line endings, no whitespace at line or file end.
+    text = re.sub(r'^\ufeff', '', text)
+    text = re.sub(r'\r\n?', '\n', text)
+    return js_trim_end('\n'.join(re.sub(r'[ \t]+$', '', line) for line in text.split('\n')))
+
+
 @kind('os.content_equals')
 def os_content_equals(env, c):
     data = file_bytes(env, c['path'])
@@ -75,6 +82,8 @@ def os_content_equals(env, c):
         return data == base64.b64decode(c['base64']), {'bytes': len(data)}
     actual = utf8(data)
     expected = c.get('content') or ''
+    if c.get('asText'):
+        actual, expected = as_text(actual), as_text(expected)
     if c.get('ignoreTrailingWhitespace'):
         actual, expected = js_trim_end(actual), js_trim_end(expected)
     return actual == expected, {'content': excerpt(actual)}

@@ -8,6 +8,7 @@ const osContent = z.object({
   content: z.string().optional(),
   base64: z.string().optional(),
   ignoreTrailingWhitespace: z.boolean().default(false),
+  asText: z.boolean().optional(),
 });
 const osLink = z.object({ path: z.string(), to: z.string() });
 const osMatches = z.object({ path: z.string(), pattern: z.string(), flags: z.string().default('') });
@@ -57,6 +58,10 @@ export const osOsworld: Record<string, OsworldMapper> = {
   'os.content_equals': (check) => {
     const c = osContent.parse(check);
     if (c.base64 === undefined && c.content === undefined) return unmapped('neither content nor base64');
+    if (c.asText === true)
+      return unmapped(
+        'text compared modulo byte-order mark, line endings and trailing whitespace: the checker reads it',
+      );
     if (c.base64 !== undefined && c.ignoreTrailingWhitespace)
       return unmapped('trailing whitespace is ignored only for text content');
     const path = vmAbsolute(c.path);

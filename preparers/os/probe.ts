@@ -56,6 +56,10 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       }
       let actual = Buffer.from(bytes).toString('utf8');
       let expected = check.content ?? '';
+      if (check.asText === true) {
+        actual = asText(actual);
+        expected = asText(expected);
+      }
       if (check.ignoreTrailingWhitespace) {
         actual = actual.trimEnd();
         expected = expected.trimEnd();
@@ -129,4 +133,15 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       };
     }
   }
+}
+
+/** Text as compared by `asText`: no byte-order mark, LF line endings, no whitespace at line or file end. */
+export function asText(text: string): string {
+  return text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+$/, ''))
+    .join('\n')
+    .trimEnd();
 }

@@ -254,6 +254,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .boolean()
         .default(false)
         .describe('Compare text with trailing whitespace (e.g. a final newline) removed from both sides.'),
+      asText: z
+        .boolean()
+        .optional()
+        .describe(
+          'Compare as text a program wrote: a UTF-8 byte-order mark, CRLF or CR line endings and whitespace at the end of each line and of the file ignored.',
+        ),
     })
     .superRefine(contentChoice)
     .describe('The file content equals the expected text or bytes (symlinks are followed).'),
