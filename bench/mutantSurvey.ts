@@ -9,7 +9,15 @@ import { loadSkillLibrary } from '../skills/load.ts';
 import { offlineTask } from '../tests/support/offlineTasks.ts';
 
 const only = process.argv[2] ?? '';
-const totals = { tasks: 0, nondeterministic: 0, probed: 0, survivors: 0, sameAsOracle: 0, sameAsInitial: 0, inapplicable: 0 };
+const totals = {
+  tasks: 0,
+  nondeterministic: 0,
+  probed: 0,
+  survivors: 0,
+  sameAsOracle: 0,
+  sameAsInitial: 0,
+  inapplicable: 0,
+};
 const started = Date.now();
 for (const { spec } of [...loadSkillLibrary().values()].sort((a, b) => (a.spec.id < b.spec.id ? -1 : 1))) {
   if (!spec.id.startsWith(only) || spec.expected === 'infeasible') continue;
@@ -21,7 +29,7 @@ for (const { spec } of [...loadSkillLibrary().values()].sort((a, b) => (a.spec.i
     totals.nondeterministic++;
     console.log(`nondeterministic ${spec.id}`);
   }
-  for (const m of await deriveMutants(task.edits, task.initial)) {
+  for (const m of (await deriveMutants(task.edits, task.initial, task.free)).mutants) {
     const files = await mutantState(task.initial, m);
     if (!files) totals.inapplicable++;
     else if (sameFiles(files, task.solved)) totals.sameAsOracle++;

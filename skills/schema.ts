@@ -120,6 +120,26 @@ export const rightSolutionSchema = z
   })
   .strict();
 
+/**
+ * A declared freedom (`free:` beside `solve:`): a field of the oracle's edits that the instruction
+ * leaves to the person (where the page number sits when it asks only for page numbers, the title
+ * of a table of contents), at every level or only at the ones named (an explicit instruction may
+ * fix it). `field` is an edit field's name or its dotted path (`filter.name`).
+ */
+const freedomSchema = z
+  .object({
+    field: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/)
+      .max(200),
+    levels: z
+      .array(z.enum(['explicit', 'natural', 'goal']))
+      .min(1)
+      .optional(),
+    why: z.string().min(10).max(500).describe('what in the instruction leaves it free'),
+  })
+  .strict();
+
 export const nodeSchema = z.union([
   z.object({ id: nodeId, scope, llm: llmNodeSchema }).strict(),
   z.object({ id: nodeId, scope, generate: generateSpecSchema }).strict(),
@@ -161,6 +181,12 @@ export const nodeSchema = z.union([
         .default([])
         .describe(
           'correct alternatives: each, applied to the initial state, must pass the rubric (rendered in the root scope)',
+        ),
+      free: z
+        .array(freedomSchema)
+        .default([])
+        .describe(
+          "what a correct solution may do otherwise than this node's edits: the mutation adversary leaves these fields alone and tries their variants as correct alternatives instead",
         ),
     })
     .strict(),

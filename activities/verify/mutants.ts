@@ -81,7 +81,7 @@ const A1_RANGE = /^(\$?[A-Z]{1,3}\$?)(\d+):(\$?[A-Z]{1,3}\$?)(\d+)$/;
 const ADDRESS = /^([^@\s]+)@([^@\s]+)$/;
 
 type Json = unknown;
-type Variant = { name: string; value: Json };
+type Variant = { name: string; value: Json; path?: string };
 
 /** Mutations of one field's value, by the field's name and type. */
 function fieldVariants(key: string, value: Json): Variant[] {
@@ -136,15 +136,20 @@ function editVariants(edit: Json, path = ''): Variant[] {
     if (key === 'op') continue;
     const at = path ? `${path}.${key}` : key;
     for (const v of fieldVariants(key, value))
-      out.push({ name: `${at}: ${v.name.slice(key.length + 1)}`, value: { ...obj, [key]: v.value } });
+      out.push({
+        name: `${at}: ${v.name.slice(key.length + 1)}`,
+        value: { ...obj, [key]: v.value },
+        path: at,
+      });
     if (value !== null && typeof value === 'object' && !Array.isArray(value))
-      for (const v of editVariants(value, at)) out.push({ name: v.name, value: { ...obj, [key]: v.value } });
+      for (const v of editVariants(value, at))
+        out.push({ name: v.name, value: { ...obj, [key]: v.value }, ...(v.path ? { path: v.path } : {}) });
     if (Array.isArray(value))
       value.forEach((item, i) => {
         for (const v of editVariants(item, `${at}[${i}]`)) {
           const copy = [...value];
           copy[i] = v.value;
-          out.push({ name: v.name, value: { ...obj, [key]: copy } });
+          out.push({ name: v.name, value: { ...obj, [key]: copy }, ...(v.path ? { path: v.path } : {}) });
         }
       });
   }
@@ -155,6 +160,7 @@ function editVariants(edit: Json, path = ''): Variant[] {
     out.push({
       name: `${path ? `${path}.` : ''}match: ${obj.match} → ${flip}`,
       value: { ...obj, match: flip },
+      path: path ? `${path}.match` : 'match',
     });
   }
   for (const [flag, extra] of Object.entries(EXTRA_FLAG))
@@ -162,6 +168,7 @@ function editVariants(edit: Json, path = ''): Variant[] {
       out.push({
         name: `${path ? `${path}: ` : ''}${extra} too (an attribute not asked for)`,
         value: { ...obj, [extra]: true },
+        path: path ? `${path}.${extra}` : extra,
       });
       break;
     }
@@ -173,16 +180,36 @@ function editVariants(edit: Json, path = ''): Variant[] {
  * (when the task has several edits) the edit left out; then each app's own (`Preparer.mutants`).
  * At most `cap`, taken round-robin over the edits so that every edit is attacked.
  */
-export async function deriveMutants(edits: { op: string }[], initial: FileMap, cap = 16): Promise<Mutant[]> {
+/** Whether a variant's field path (`filter.conditions[0].operator`) is one a freedom names. */
+function isFree(path: string | undefined, fields: string[]): boolean {
+  if (path === undefined) return false;
+  const bare = path.replace(/\[\d+\]/g, '');
+  return fields.some((f) => bare === f || bare.endsWith(`.${f}`));
+}
+
+/**
+ * The mutants of a task's oracle, and (from the fields its spec declares free: `free`, by edit)
+ * the variants that are correct alternatives instead, each of which the rubric must pass.
+ */
+export async function deriveMutants(
+  edits: { op: string }[],
+  initial: FileMap,
+  free: { edit: number; field: string }[] = [],
+  cap = 16,
+): Promise<{ mutants: Mutant[]; freeRights: { name: string; edits: { op: string }[] }[] }> {
+  const freeRights: { name: string; edits: { op: string }[] }[] = [];
   const perEdit: Mutant[][] = edits.map((edit, i) => {
     const schema = preparers[appOf(edit.op)].editSchema;
     const own: Mutant[] = [];
+    const fields = free.filter((f) => f.edit === i).map((f) => f.field);
     for (const v of editVariants(edit)) {
       const parsed = schema.safeParse(v.value);
       if (!parsed.success || jsonEqual(parsed.data, edit)) continue;
       const next = [...edits];
       next[i] = parsed.data as { op: string };
-      own.push({ name: `${edit.op} #${i + 1} ${v.name}`, edit: i, edits: next });
+      const name = `${edit.op} #${i + 1} ${v.name}`;
+      if (isFree(v.path, fields)) freeRights.push({ name: `free: ${name}`, edits: next });
+      else own.push({ name, edit: i, edits: next });
     }
     if (edits.length > 1)
       own.push({ name: `${edit.op} #${i + 1} left out`, edit: i, edits: edits.filter((_, k) => k !== i) });
@@ -209,7 +236,7 @@ export async function deriveMutants(edits: { op: string }[], initial: FileMap, c
   const out: Mutant[] = [];
   for (let round = 0; out.length < cap && perEdit.some((l) => l.length > round); round++)
     for (const list of perEdit) if (list[round] && out.length < cap) out.push(list[round]!);
-  return out;
+  return { mutants: out, freeRights: freeRights.slice(0, 4) };
 }
 
 /** Whether two states hold the same files with the same bytes. */
@@ -261,8 +288,9 @@ export async function attackRubric(a: {
   solved: FileMap;
   checks: { kind: string }[];
   before: ProbeResult[];
+  mutants: Mutant[];
 }): Promise<{ report: MutantReport; states: { name: string; files: FileMap; probes: ProbeResult[] }[] }> {
-  const mutants = await deriveMutants(a.edits, a.initial);
+  const { mutants } = a;
   const report: MutantReport = {
     derived: mutants.length,
     tried: 0,

@@ -2,7 +2,7 @@ import { OS_MANIFEST_PATH } from '../../preparers/os/manifest.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap, ProbeResult } from '../../preparers/types.ts';
 import type { MaterializedTask } from '../../skills/run/materialize.ts';
-import { attackRubric, type MutantReport, sameFiles } from './mutants.ts';
+import { attackRubric, deriveMutants, type MutantReport, sameFiles } from './mutants.ts';
 import { type RightVerdict, rightSolutions } from './rightSolutions.ts';
 import { type WrongVerdict, wrongSolutions } from './wrongSolutions.ts';
 
@@ -139,7 +139,14 @@ export async function proveRubric(
       discriminating: caught.some((i) => before[i]!.pass),
     };
   });
-  const alternatives = await rightSolutions(initial, m.edits, m.right, m.genericRightOff);
+  // The oracle's near misses; the variants of fields the spec declares free are correct alternatives.
+  const nearMisses = await deriveMutants(m.edits, initial, m.free);
+  const alternatives = await rightSolutions(
+    initial,
+    m.edits,
+    [...m.right, ...nearMisses.freeRights],
+    m.genericRightOff,
+  );
   const right = await probeAlternatives(alternatives, checks, 'correct alternative', 'verify_right_passes');
   if (!right.ok) return right;
   const rightStates = right.states;
@@ -149,7 +156,14 @@ export async function proveRubric(
     );
     return { name: r.name, generic: alternatives[k]!.generic, passed: failing.length === 0, failing };
   });
-  const attack = await attackRubric({ edits: m.edits, initial, solved, checks, before });
+  const attack = await attackRubric({
+    edits: m.edits,
+    initial,
+    solved,
+    checks,
+    before,
+    mutants: nearMisses.mutants,
+  });
   const changed = verdicts.filter((v) => !v.sameAsInitial);
   const stats: RubricStats = {
     wrongTried: verdicts.length,

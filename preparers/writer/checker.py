@@ -827,6 +827,12 @@ def writer_unchanged(doc, c):
         if not same_json(paras[j], want):
             problems.append({'changed': want['text'][:80], 'was': want, 'now': paras[j]})
         j += 1
+    for want in c.get('touched') or []:
+        got = next((p for p in paras if p['text'] == want['text']), None)
+        if got is None:
+            problems.append({'missing': want['text'][:80]})
+        elif not same_json(got, want):
+            problems.append({'changed': want['text'][:80], 'was': want, 'now': got})
     if len(paras) != c['count']:
         problems.append({'paragraphs': len(paras), 'expected': c['count']})
     for key in ('tables', 'header', 'footer', 'orientation'):

@@ -124,14 +124,21 @@ export async function writerInvariants(
     if (!initial[file] || !solved[file] || !file.endsWith('.docx')) continue;
     const before = await snapDoc(await openDocx(initial, file));
     const after = await snapDoc(await openDocx(solved, file));
-    const kept = keptPairs(before.paragraphs, after.paragraphs)
+    const pairs = keptPairs(before.paragraphs, after.paragraphs);
+    const kept = pairs
       .filter(([i, j]) => same(before.paragraphs[i], after.paragraphs[j]))
       .map(([i]) => before.paragraphs[i]!);
+    // A paragraph the oracle formatted (same text, another look) must read exactly as the oracle's:
+    // bold asked, so bold and italic is wrong; the alignment or list it kept is kept.
+    const touched = pairs
+      .filter(([i, j]) => !same(before.paragraphs[i], after.paragraphs[j]))
+      .map(([, j]) => after.paragraphs[j]!);
     checks.push({
       kind: 'writer.unchanged',
       file,
       paragraphs: kept,
       count: after.paragraphs.length,
+      ...(touched.length > 0 ? { touched } : {}),
       ...(same(before.tables, after.tables) ? { tables: after.tables } : {}),
       ...(same(before.header, after.header) ? { header: after.header } : {}),
       ...(same(before.footer, after.footer) ? { footer: after.footer } : {}),
@@ -143,7 +150,8 @@ export async function writerInvariants(
 
 /**
  * `writer.unchanged`: the listed paragraphs appear in this order (matched by text) with every
- * listed property; the body has exactly `count` non-empty paragraphs outside tables; and tables,
+ * listed property; each `touched` paragraph (the oracle's own, found by text) reads exactly so; the
+ * body has exactly `count` non-empty paragraphs outside tables; and tables,
  * header, footer and orientation, where listed, are exactly as listed.
  */
 export async function probeWriterUnchanged(
@@ -151,6 +159,7 @@ export async function probeWriterUnchanged(
   check: {
     paragraphs: ParagraphSnap[];
     count: number;
+    touched?: ParagraphSnap[];
     tables?: string[][][];
     header?: string[];
     footer?: string[];
@@ -170,6 +179,11 @@ export async function probeWriterUnchanged(
     }
     if (!same(got, want)) problems.push({ changed: want.text.slice(0, 80), was: want, now: got });
     j++;
+  }
+  for (const want of check.touched ?? []) {
+    const got = now.paragraphs.find((p) => p.text === want.text);
+    if (!got) problems.push({ missing: want.text.slice(0, 80) });
+    else if (!same(got, want)) problems.push({ changed: want.text.slice(0, 80), was: want, now: got });
   }
   if (now.paragraphs.length !== check.count)
     problems.push({ paragraphs: now.paragraphs.length, expected: check.count });

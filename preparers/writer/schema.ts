@@ -1,6 +1,21 @@
 import { z } from 'zod';
 
 /** A home-relative .docx path, e.g. `Documents/report.docx`. */
+/** What a reader sees of a body paragraph (preparers/writer/invariants.ts). */
+const paragraphSnap = z.strictObject({
+  text: z.string(),
+  heading: z.number().int().min(0).max(9),
+  align: z.string(),
+  spacing: z.union([z.number(), z.string()]),
+  list: z.string(),
+  runs: z
+    .string()
+    .describe(
+      'Distinct run formats "size/b/i/u/colour" (then "/s", "/superscript", "/h:yellow" when set), sorted, ";"-joined.',
+    ),
+  page: z.literal(true).optional().describe('The paragraph starts a new page.'),
+});
+
 const file = z
   .string()
   .min(1)
@@ -434,23 +449,13 @@ export const checkSchema = z.discriminatedUnion('kind', [
       kind: z.literal('writer.unchanged'),
       file,
       paragraphs: z
-        .array(
-          z.strictObject({
-            text: z.string(),
-            heading: z.number().int().min(0).max(9),
-            align: z.string(),
-            spacing: z.union([z.number(), z.string()]),
-            list: z.string(),
-            runs: z
-              .string()
-              .describe(
-                'Distinct run formats "size/b/i/u/colour" (then "/s", "/superscript", "/h:yellow" when set), sorted, ";"-joined.',
-              ),
-            page: z.literal(true).optional().describe('The paragraph starts a new page.'),
-          }),
-        )
+        .array(paragraphSnap)
         .describe('Body paragraphs (outside tables, non-empty) that must appear in this order, unchanged.'),
       count: z.number().int().min(0).describe('Exact number of non-empty body paragraphs outside tables.'),
+      touched: z
+        .array(paragraphSnap)
+        .optional()
+        .describe('Paragraphs the task formats, as they must read after it (found by their text).'),
       tables: z
         .array(z.array(z.array(z.string())))
         .optional()

@@ -23,6 +23,8 @@ export interface MaterializedTask {
   wrong: { name: string; edits: { op: string }[] }[];
   /** The spec's declared correct alternatives, rendered and validated like the oracle's edits. */
   right: { name: string; edits: { op: string }[] }[];
+  /** Edit fields a correct solution may vary (the solve node's `free:` at this task's level), by edit index. */
+  free: { edit: number; field: string }[];
   expected: 'feasible' | 'infeasible';
   /** Why "nothing else changed" checks are not derived, when the spec turns them off. */
   invariantsOff?: string;
@@ -37,6 +39,8 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
   const edits: { op: string }[] = [];
   const wrong: MaterializedTask['wrong'] = [];
   const right: MaterializedTask['right'] = [];
+  const free: MaterializedTask['free'] = [];
+  const level = (ctx as { task?: { level?: string } }).task?.level;
   for (const node of spec.nodes) {
     // A composite step's node renders in the step's scope; wrong solutions, checks and items in the
     // root scope (a step's are marked with it: skills/compose.ts).
@@ -47,7 +51,11 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
       const nodeId = nodeQualifiedId(node);
       prepares.push({ nodeId, app: node.prepare.app, target, doc, open: node.prepare.open });
     } else if ('solve' in node) {
+      const first = edits.length;
       for (const edit of (await render(node.solve, view)) as unknown[]) edits.push(parseEdit(edit));
+      for (const f of node.free)
+        if (!f.levels || (level !== undefined && f.levels.includes(level as 'explicit')))
+          for (let e = first; e < edits.length; e++) free.push({ edit: e, field: f.field });
       for (const w of node.wrong) {
         const rendered = (await render(w.edits, ctx)) as unknown[];
         wrong.push({ name: w.name, edits: rendered.map(parseEdit) });
@@ -72,6 +80,7 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
     items,
     wrong,
     right,
+    free,
     expected: spec.expected,
     invariantsOff: spec.rubric.invariants?.off,
     genericOk: spec.rubric.generic_ok.map((g) => g.name),

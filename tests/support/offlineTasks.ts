@@ -30,6 +30,8 @@ export interface OfflineTask {
   instruction: string;
   prepares: { app: AppId; target: string; open: boolean }[];
   edits: { op: string }[];
+  /** Edit fields the spec declares free at this task's level (`free:` beside `solve:`). */
+  free: { edit: number; field: string }[];
   checks: { kind: string }[];
   initial: FileMap;
   solved: FileMap;
@@ -89,6 +91,7 @@ export async function offlineTask(spec: SkillSpec, firstSeed = 1): Promise<Offli
       instruction: m.instruction,
       prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
       edits: m.edits,
+      free: m.free,
       checks: m.checks,
       invariants,
       initial,
