@@ -201,6 +201,14 @@ export async function proveRubric(
       detail: `the rubric passes the wrong solution${survivors.length > 1 ? 's' : ''} ${survivors.map((v) => `"${v.name}"`).join(', ')}`,
       stats,
     };
+  if (attack.report.survivors.length > 0)
+    return {
+      ok: false,
+      reason: 'rubric_accepts_mutant',
+      node: 'verify_mutants_fail',
+      detail: `the rubric passes the near miss${attack.report.survivors.length > 1 ? 'es' : ''} ${attack.report.survivors.map((n) => `"${n}"`).join(', ')}`,
+      stats,
+    };
   return {
     ok: true,
     checks,

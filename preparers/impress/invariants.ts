@@ -22,8 +22,12 @@ import { FontResolver } from './fonts.ts';
  * inherited colour are one, as LibreOffice writes the inherited black explicitly), whether it is
  * hidden, its background colour and its transition. The check `impress.unchanged` gives the deck's slide
  * count and, for each slide the oracle kept (at its position in the solved deck), every field the
- * oracle left as it was; a field the task changes (the body font of the target slide) is omitted.
+ * oracle left as it was; a field the task changes is omitted, except the fonts, which must then
+ * read as the oracle's (the body font of the target slide: its size and nothing else).
  */
+/** Snapshot fields held to the oracle's value even where it changed them (the rest are then free). */
+const FONTS = new Set<keyof SlideSnap>(['titleFont', 'bodyFont']);
+
 export interface SlideSnap {
   title: string;
   body: string;
@@ -102,7 +106,9 @@ export async function impressInvariants(
       const a = before[i]!;
       const b = after[j]!;
       const kept: Record<string, unknown> = { slide: j + 1 };
-      for (const f of Object.keys(a) as (keyof SlideSnap)[]) if (a[f] === b[f]) kept[f] = b[f];
+      // A font the oracle changed must read as the oracle's: the bold asked for, and not italic too.
+      for (const f of Object.keys(a) as (keyof SlideSnap)[])
+        if (a[f] === b[f] || FONTS.has(f)) kept[f] = b[f];
       return kept;
     });
     checks.push({ kind: 'impress.unchanged', file, count: after.length, slides });
