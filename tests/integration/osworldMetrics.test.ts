@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { VM_HOME } from '../../export/osworld/vm.ts';
-import { closeOffice, officeFormatOf, roundTripOfficeSettled } from '../../preparers/office/index.ts';
+import {
+  closeOffice,
+  officeFormatOf,
+  ResidentOffice,
+  residentOptions,
+  roundTripOfficeSettled,
+} from '../../preparers/office/index.ts';
 import { materializeHome } from '../../preparers/os/home.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
+import { madeInLibreOffice } from '../support/madeInLibreOffice.ts';
 import { packageOffline } from '../support/offlinePackage.ts';
 import { type OfflineTask, offlineTask } from '../support/offlineTasks.ts';
 import {
@@ -19,7 +26,7 @@ import {
   scoreMetrics,
 } from '../support/osworldMetrics.ts';
 
-const STATES = ['initial', 'gold', 'resaved gold'] as const;
+const STATES = ['initial', 'gold', 'resaved gold', 'gold made in LibreOffice'] as const;
 
 /** Whether any call of the evaluator reads a file (not only command output, which the gate grades). */
 function readsFiles(evaluator: Record<string, unknown>): boolean {
@@ -33,11 +40,13 @@ function readsFiles(evaluator: Record<string, unknown>): boolean {
  * OSWorld's own metric functions (desktop-env from PyPI, in a venv the bootstrap makes) on a
  * whole-library export: for one task of every skill, every metric call of the exported evaluator
  * except the checker's and the OS commands' vm_command_line calls (the export gate plays those) is
- * scored on the initial state, the gold (oracle) state and the gold as LibreOffice saves it again.
- * Gold and resaved gold must score 1 on every call (else OSWorld fails a correct agent), and no call
- * may score 1 on the initial state while a check it grades fails there (else the metric is blind to
- * the change); calls grading only checks that already hold initially are counted and listed.
+ * scored on the initial state, the gold (oracle) state, the gold as LibreOffice saves it again, and
+ * the gold made by LibreOffice itself (the oracle's edits driven over UNO, as a person works).
+ * The three golds must score 1 on every call (else OSWorld fails a correct agent), and no call may
+ * score 1 on the initial state (the exporter leaves checks that hold initially to the checker).
  */
+const resident = new ResidentOffice(residentOptions({ processes: 1 }));
+
 describe("OSWorld's own metrics score the exported evaluators", () => {
   let work: string;
   let python: string;
@@ -47,10 +56,11 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
   });
   after(async () => {
     await closeOffice();
+    await resident.close();
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('every skill: initial scores 0, gold and LibreOffice-resaved gold score 1 on every metric call', async () => {
+  test('every skill: initial scores 0; gold, LibreOffice-resaved gold and gold made in LibreOffice score 1 on every metric call', async () => {
     const packRoot = path.join(work, 'pack');
     const tasks: {
       task: OfflineTask;
@@ -89,9 +99,14 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
       resaved[o.task]![o.file] = r.bytes;
     }
 
+    // The oracle's edits made by LibreOffice itself (tests/support/madeInLibreOffice.ts).
+    const made: FileMap[] = [];
+    for (const { task } of tasks)
+      made.push((await madeInLibreOffice(task.skillId, task.initial, task.edits as never, resident)).files);
+
     const jobs: MetricJob[] = [];
     for (const [i, { task, id, evaluator }] of tasks.entries()) {
-      for (const [s, files] of [task.initial, task.solved, resaved[i]!].entries()) {
+      for (const [s, files] of [task.initial, task.solved, resaved[i]!, made[i]!].entries()) {
         const home = path.join(work, `home-${i}-${s}`);
         await materializeHome(home, files);
         jobs.push({ evaluator, home, cache: path.join(packRoot, 'cache', id), cloud: {} });
@@ -109,7 +124,7 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
     let skipped = 0;
     const skills = new Set<string>();
     for (const [i, { task, evaluator, graders }] of tasks.entries()) {
-      const [initial, gold, resavedGold] = [0, 1, 2].map((s) => scores[i * 3 + s]!);
+      const [initial, gold, resavedGold, madeGold] = [0, 1, 2, 3].map((s) => scores[i * STATES.length + s]!);
       const getters = (Array.isArray(evaluator.result) ? evaluator.result : [evaluator.result]) as {
         path?: string;
       }[];
@@ -126,6 +141,7 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
         for (const [label, c] of [
           [STATES[1], gold![k]],
           [STATES[2], resavedGold![k]],
+          [STATES[3], madeGold![k]],
         ] as const)
           if (!(c && 'score' in c && c.score === 1)) failures.push(`${at} on the ${label}: ${show(c)}`);
         if ('score' in call && call.score === 1) {
@@ -144,7 +160,7 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
       }
     }
     console.log(
-      `${tasks.length} tasks with OSWorld metric calls (${skills.size} skills), ${scored} calls scored ×3 states, ` +
+      `${tasks.length} tasks with OSWorld metric calls (${skills.size} skills), ${scored} calls scored ×${STATES.length} states, ` +
         `${skipped} vm_command_line calls not scored; ${infeasible} infeasible and ${checkerOnly} checker-only tasks; ` +
         `${failures.length} failures on gold or resaved gold; ${blind.length + guardsOnly.length} calls score 1 on the initial state ` +
         `(${blind.length} blind to a change a check sees, ${guardsOnly.length} grading only checks that already hold)`,
