@@ -72,14 +72,25 @@ def of_kind(page, kind):
     return [s for s in shapes(page) if s.getShapeType() == want]
 
 
-def role_shape(page, role, what):
-    """The slide's title or first body placeholder; LibreOffice keeps the placeholders of the
-    slide's layout on it (empty ones show "Click to add Text"), so a missing one means the layout
+# Where the Title, Content layout puts its placeholders (preparers/impress/build.ts LAYOUT_BOXES),
+# in inches: a placeholder the slide's layout lacks is given this box, as the TS writer does.
+ROLE_BOX = {"title": (0.5, 0.25, 9, 0.9), "body": (0.5, 1.3, 9, 3.9)}
+
+
+def role_shape(doc, page, role):
+    """The slide's title or first body placeholder. LibreOffice keeps the placeholders of the
+    slide's layout on it (empty ones show "Click to add Text"); on a layout without one (Blank
+    Slide) a placeholder of that kind is added, as the Outline view adds a title to a slide that
     has none."""
     found = with_role(page, role)
-    if not found:
-        raise ValueError("%s: the slide's layout has no %s placeholder" % (what, role))
-    return found[0]
+    if found:
+        return found[0]
+    shape = doc.createInstance(TITLE if role == "title" else BODY[0])
+    page.add(shape)
+    x, y, w, h = ROLE_BOX[role]
+    shape.setSize(Size(hmm(w), hmm(h)))
+    shape.setPosition(Point(hmm(x), hmm(y)))
+    return shape
 
 
 # ---- text: what a person types into a placeholder ----
@@ -129,12 +140,12 @@ def bullet(b):
     return (b, 0) if isinstance(b, str) else (b["text"], b.get("level", 0))
 
 
-def set_title(page, text, what):
-    type_paragraphs(role_shape(page, "title", what), [(text, 0)])
+def set_title(doc, page, text):
+    type_paragraphs(role_shape(doc, page, "title"), [(text, 0)])
 
 
-def set_body(page, bullets, what):
-    type_paragraphs(role_shape(page, "body", what), [bullet(b) for b in bullets])
+def set_body(doc, page, bullets):
+    type_paragraphs(role_shape(doc, page, "body"), [bullet(b) for b in bullets])
 
 
 def set_notes(page, text):
@@ -164,9 +175,9 @@ def op_add_slide(doc, op):
         move_page(doc, page, 1)
         page = pages.getByIndex(0)
     page.Layout = AUTOLAYOUT[op.get("layout", "title_content")]
-    set_title(page, op["title"], op["op"])
+    set_title(doc, page, op["title"])
     if op.get("bullets"):
-        set_body(page, op["bullets"], op["op"])
+        set_body(doc, page, op["bullets"])
     if op.get("notes"):
         set_notes(page, op["notes"])
 
@@ -227,11 +238,11 @@ def op_duplicate_slide(doc, op):
 
 
 def op_set_title(doc, op):
-    set_title(slide(doc, op["slide"], op["op"]), op["text"], op["op"])
+    set_title(doc, slide(doc, op["slide"], op["op"]), op["text"])
 
 
 def op_set_body(doc, op):
-    set_body(slide(doc, op["slide"], op["op"]), op["bullets"], op["op"])
+    set_body(doc, slide(doc, op["slide"], op["op"]), op["bullets"])
 
 
 def op_set_notes(doc, op):
