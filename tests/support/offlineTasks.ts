@@ -6,6 +6,7 @@ import type { AppId, FileMap } from '../../preparers/types.ts';
 import { authorTask, type LlmCaller } from '../../skills/run/author.ts';
 import { materializeTask } from '../../skills/run/materialize.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
+import type { Context } from '../../skills/template.ts';
 import { render } from '../../skills/template.ts';
 
 /** The offline model's answer computed in this process: the same function its HTTP server calls. */
@@ -27,6 +28,8 @@ export interface OfflineTask {
   spec: SkillSpec;
   skillId: string;
   seed: number;
+  /** The authored task context (params, node outputs, level), as packaging reads it. */
+  context: Context;
   instruction: string;
   prepares: { app: AppId; target: string; open: boolean }[];
   edits: { op: string }[];
@@ -88,6 +91,7 @@ export async function offlineTask(spec: SkillSpec, firstSeed = 1): Promise<Offli
       spec,
       skillId: spec.id,
       seed,
+      context: authored.context,
       instruction: m.instruction,
       prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
       edits: m.edits,
