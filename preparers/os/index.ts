@@ -3,6 +3,7 @@ import { applyOs } from './apply.ts';
 import { buildOs } from './build.ts';
 import { osInvariants } from './invariants.ts';
 import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from './manifest.ts';
+import { osMutants } from './mutants.ts';
 import { osNamedPaths, osUsesRegex } from './namedPaths.ts';
 import { osOsworld } from './osworld.ts';
 import { probeOs } from './probe.ts';
@@ -42,6 +43,7 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
         : e,
     );
   },
+  mutants: osMutants,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: osOsworld,
   staging: {

@@ -1,0 +1,206 @@
+import { jsonEqual } from '../deepEqual.ts';
+import type { FileMap } from '../types.ts';
+import { applyOs } from './apply.ts';
+import type { OsEdit } from './schema.ts';
+import { HomeTree, type Node } from './state.ts';
+
+/**
+ * The near misses a careless person makes of a file-system edit, per edit: the target moved to its
+ * neighbour (another folder of the home, the wrong one of two similar files), the scope widened
+ * (the whole folder deleted, the folder chmod-ed instead of the file), the content perturbed (a
+ * line lost) — each a state the instruction rules out, never a correct alternative.
+ */
+type Mutant = { name: string; edit: number; edits: OsEdit[] };
+
+const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+const extOf = (path: string) => {
+  const base = baseOf(path);
+  return base.includes('.') ? base.slice(base.lastIndexOf('.')) : '';
+};
+const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`);
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+function sameNode(a: Node | undefined, b: Node | undefined): boolean {
+  if (!a || !b || a.type !== b.type || a.mode !== b.mode || a.target !== b.target) return false;
+  if (a.type !== 'file') return true;
+  return (
+    Buffer.compare(Buffer.from(a.data ?? new Uint8Array()), Buffer.from(b.data ?? new Uint8Array())) === 0
+  );
+}
+
+/** Paths an edit names (what it reads or writes). */
+function named(edit: OsEdit): string[] {
+  switch (edit.op) {
+    case 'os.move':
+    case 'os.copy':
+      return [edit.from, edit.to];
+    case 'os.extract':
+      return [edit.archive, edit.to];
+    case 'os.archive':
+      return [...edit.sources, edit.to];
+    case 'os.report_infeasible':
+      return [];
+    default:
+      return [edit.path];
+  }
+}
+
+export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Mutant[]> {
+  if (edits.some((e) => e.op === 'os.report_infeasible')) return [];
+  let solved: FileMap;
+  try {
+    solved = await applyOs(initial, edits);
+  } catch {
+    return [];
+  }
+  const before = HomeTree.fromFiles(initial);
+  const after = HomeTree.fromFiles(solved);
+  const touched = edits.flatMap(named);
+  /** Entries the oracle leaves exactly as they were, away from every path it names. */
+  const kept = (type: Node['type']) =>
+    [...before.nodes.entries()]
+      .filter(
+        ([p, n]) =>
+          n.type === type &&
+          !baseOf(p).startsWith('.') &&
+          sameNode(n, after.get(p)) &&
+          !touched.some((t) => within(p, t) || (type === 'file' && within(t, p))),
+      )
+      .map(([p]) => p)
+      .sort();
+  const keptFiles = kept('file');
+  const keptDirs = kept('dir');
+  /** The wrong one of two similar files: an untouched file beside `path`, the same extension first. */
+  const neighbourFile = (path: string): string | undefined => {
+    const here = keptFiles.filter((p) => dirOf(p) === dirOf(path));
+    return here.find((p) => extOf(p) === extOf(path)) ?? here[0];
+  };
+  /** Another existing folder of the home where `path`'s folder was meant (a sibling, else any other). */
+  const neighbourDir = (path: string): string | undefined => {
+    const dir = dirOf(path);
+    const others = keptDirs.filter((d) => d !== dir && !within(dir, d) && !within(path, d));
+    return others.find((d) => dirOf(d) === dirOf(dir)) ?? others[0] ?? (dir !== '' ? dirOf(dir) : undefined);
+  };
+  const out: Mutant[] = [];
+  const add = (i: number, name: string, edit: OsEdit) => {
+    if (jsonEqual(edit, edits[i])) return;
+    const next = [...edits];
+    next[i] = edit;
+    out.push({ name: `${edits[i]!.op} #${i + 1} ${name}`, edit: i, edits: next });
+  };
+  for (const [i, edit] of edits.entries()) {
+    switch (edit.op) {
+      case 'os.write_file':
+      case 'os.append_file': {
+        const wrong = neighbourFile(edit.path);
+        if (wrong && wrong !== edit.path)
+          add(i, `into ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+        const dir = neighbourDir(edit.path);
+        if (dir !== undefined) {
+          const moved = join(dir, baseOf(edit.path));
+          if (!before.get(moved)) add(i, `into ${dir}/ (the neighbouring folder)`, { ...edit, path: moved });
+        }
+        break;
+      }
+      case 'os.replace_in_file': {
+        const wrong = neighbourFile(edit.path);
+        if (wrong) add(i, `in ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+        // The replacement made, and a line lost with it (an editor's stray line delete).
+        try {
+          const upto = await applyOs(initial, edits.slice(0, i + 1));
+          const node = HomeTree.fromFiles(upto).get(edit.path);
+          const text = Buffer.from(node?.data ?? new Uint8Array()).toString('utf8');
+          const lines = text.split('\n');
+          const at = lines.findIndex(
+            (l, k) => l.trim() !== '' && !l.includes(edit.replace) && k < lines.length,
+          );
+          if (at >= 0 && lines.length > 1) {
+            const content = [...lines.slice(0, at), ...lines.slice(at + 1)].join('\n');
+            add(i, `and line ${at + 1} lost`, { op: 'os.write_file', path: edit.path, content });
+          }
+        } catch {}
+        break;
+      }
+      case 'os.copy':
+      case 'os.move': {
+        const node = before.get(edit.from);
+        const wrong = node?.type === 'file' ? neighbourFile(edit.from) : undefined;
+        if (wrong && !touched.includes(wrong))
+          add(i, `of ${wrong} (the wrong one of two similar files)`, {
+            ...edit,
+            from: wrong,
+            to: join(dirOf(edit.to), baseOf(wrong) === baseOf(edit.from) ? baseOf(edit.to) : baseOf(wrong)),
+          });
+        const dir = neighbourDir(edit.to);
+        if (dir !== undefined && !within(dir, edit.from)) {
+          const moved = join(dir, baseOf(edit.to));
+          if (!before.get(moved))
+            add(i, `to ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: moved });
+        }
+        break;
+      }
+      case 'os.mkdir':
+      case 'os.symlink': {
+        const dir = neighbourDir(edit.path);
+        if (dir !== undefined) {
+          const moved = join(dir, baseOf(edit.path));
+          if (!before.get(moved))
+            add(i, `in ${dir || '~'}/ (the neighbouring folder)`, { ...edit, path: moved });
+        }
+        if (edit.op === 'os.symlink') {
+          const target = join(dirOf(edit.path), edit.target);
+          const wrong = neighbourFile(target.replace(/(^|\/)[^/]+\/\.\.(?=\/)/g, '$1'));
+          if (wrong) {
+            const link = edit.target.slice(0, edit.target.lastIndexOf('/') + 1) + baseOf(wrong);
+            add(i, `to ${baseOf(wrong)} (the wrong one of two similar files)`, { ...edit, target: link });
+          }
+        }
+        break;
+      }
+      case 'os.delete': {
+        const dir = dirOf(edit.path);
+        // rm -r on the folder, taking the files that were to stay with it.
+        if (dir !== '' && keptFiles.some((p) => within(p, dir)))
+          add(i, `widened to the whole folder ${dir}/`, { ...edit, path: dir });
+        const wrong = neighbourFile(edit.path);
+        if (wrong) add(i, `of ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+        break;
+      }
+      case 'os.chmod': {
+        const wrong = neighbourFile(edit.path);
+        if (wrong) add(i, `on ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+        const dir = dirOf(edit.path);
+        if (dir !== '' && keptDirs.includes(dir))
+          add(i, `on the folder ${dir}/ instead of the file`, { ...edit, path: dir });
+        break;
+      }
+      case 'os.extract': {
+        const dir = neighbourDir(join(edit.to, 'x'));
+        if (dir !== undefined && dir !== edit.to)
+          add(i, `into ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: dir });
+        break;
+      }
+      case 'os.archive': {
+        if (edit.sources.length > 1)
+          add(i, `without ${edit.sources.at(-1)} (a source left out)`, {
+            ...edit,
+            sources: edit.sources.slice(0, -1),
+          });
+        const extra = keptFiles.find(
+          (p) => (edit.base === undefined || within(p, edit.base)) && !edit.sources.some((s) => within(p, s)),
+        );
+        if (extra)
+          add(i, `with ${extra} too (a file not asked for)`, { ...edit, sources: [...edit.sources, extra] });
+        const dir = neighbourDir(edit.to);
+        if (dir !== undefined) {
+          const moved = join(dir, baseOf(edit.to));
+          if (!before.get(moved))
+            add(i, `written to ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: moved });
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
