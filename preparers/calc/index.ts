@@ -4,6 +4,7 @@ import { cellName, parseRange } from './a1.ts';
 import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
 import { calcInvariants } from './invariants.ts';
+import { calcMutants } from './mutants.ts';
 import { calcOsworld } from './osworld.ts';
 import { probeCalc } from './probe.ts';
 import { calcRights } from './rights.ts';
@@ -52,6 +53,7 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   },
   bulk: bulkCalc,
   rights: calcRights,
+  mutants: calcMutants,
 };
 
 /** Formatting applied to whole columns, header and a margin below the table included. */

@@ -3,6 +3,7 @@ import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
 import { impressInvariants } from './invariants.ts';
+import { impressMutants } from './mutants.ts';
 import { impressOsworld } from './osworld.ts';
 import { probeImpress } from './probe.ts';
 import * as schema from './schema.ts';
@@ -31,6 +32,7 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
       return { ...rest, op: 'impress.set_font_all' as const, target: 'all' as const };
     });
   },
+  mutants: impressMutants,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: impressOsworld,
   staging: {

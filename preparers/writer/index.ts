@@ -3,6 +3,7 @@ import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
 import { writerInvariants } from './invariants.ts';
+import { writerMutants } from './mutants.ts';
 import { writerOsworld } from './osworld.ts';
 import { probeWriter } from './probe.ts';
 import * as schema from './schema.ts';
@@ -44,6 +45,7 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
       return { ...rest, paragraph: '*' } as typeof e;
     });
   },
+  mutants: writerMutants,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: writerOsworld,
   staging: {

@@ -133,17 +133,27 @@ export async function writerInvariants(
     const touched = pairs
       .filter(([i, j]) => !same(before.paragraphs[i], after.paragraphs[j]))
       .map(([, j]) => after.paragraphs[j]!);
+    // Two checks: what the oracle kept (the untouched document passes it, so it tells damage done
+    // elsewhere from the task left undone), and what the oracle's own paragraphs and count must be.
+    const sameCount = before.paragraphs.length === after.paragraphs.length;
     checks.push({
       kind: 'writer.unchanged',
       file,
       paragraphs: kept,
-      count: after.paragraphs.length,
-      ...(touched.length > 0 ? { touched } : {}),
+      ...(sameCount ? { count: after.paragraphs.length } : {}),
       ...(same(before.tables, after.tables) ? { tables: after.tables } : {}),
       ...(same(before.header, after.header) ? { header: after.header } : {}),
       ...(same(before.footer, after.footer) ? { footer: after.footer } : {}),
       ...(before.orientation === after.orientation ? { orientation: after.orientation } : {}),
     });
+    if (touched.length > 0 || !sameCount)
+      checks.push({
+        kind: 'writer.unchanged',
+        file,
+        paragraphs: [],
+        ...(sameCount ? {} : { count: after.paragraphs.length }),
+        ...(touched.length > 0 ? { touched } : {}),
+      });
   }
   return checks;
 }
@@ -151,14 +161,14 @@ export async function writerInvariants(
 /**
  * `writer.unchanged`: the listed paragraphs appear in this order (matched by text) with every
  * listed property; each `touched` paragraph (the oracle's own, found by text) reads exactly so; the
- * body has exactly `count` non-empty paragraphs outside tables; and tables,
+ * body has exactly `count` (when given) non-empty paragraphs outside tables; and tables,
  * header, footer and orientation, where listed, are exactly as listed.
  */
 export async function probeWriterUnchanged(
   docx: Docx,
   check: {
     paragraphs: ParagraphSnap[];
-    count: number;
+    count?: number;
     touched?: ParagraphSnap[];
     tables?: string[][][];
     header?: string[];
@@ -185,7 +195,7 @@ export async function probeWriterUnchanged(
     if (!got) problems.push({ missing: want.text.slice(0, 80) });
     else if (!same(got, want)) problems.push({ changed: want.text.slice(0, 80), was: want, now: got });
   }
-  if (now.paragraphs.length !== check.count)
+  if (check.count !== undefined && now.paragraphs.length !== check.count)
     problems.push({ paragraphs: now.paragraphs.length, expected: check.count });
   for (const key of ['tables', 'header', 'footer', 'orientation'] as const) {
     if (check[key] !== undefined && !same(check[key], now[key])) problems.push({ [key]: now[key] });

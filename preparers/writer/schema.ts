@@ -451,7 +451,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
       paragraphs: z
         .array(paragraphSnap)
         .describe('Body paragraphs (outside tables, non-empty) that must appear in this order, unchanged.'),
-      count: z.number().int().min(0).describe('Exact number of non-empty body paragraphs outside tables.'),
+      count: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Exact number of non-empty body paragraphs outside tables, when given.'),
       touched: z
         .array(paragraphSnap)
         .optional()

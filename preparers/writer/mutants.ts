@@ -1,0 +1,101 @@
+import type { FileMap } from '../types.ts';
+import { applyWriter } from './apply.ts';
+import { matchingParagraphs, openDocx, paragraphs, paragraphText } from './document.ts';
+import type { WriterEdit } from './schema.ts';
+
+type Mutant = { name: string; edit?: number; edits: WriterEdit[] };
+
+/** The field of each op that names the paragraph it acts on (or acts after / before). */
+const TARGET: Record<string, string> = {
+  'writer.set_heading': 'paragraph',
+  'writer.set_run_format': 'paragraph',
+  'writer.set_alignment': 'paragraph',
+  'writer.set_line_spacing': 'paragraph',
+  'writer.set_indent': 'paragraph',
+  'writer.delete_paragraph': 'paragraph',
+  'writer.add_comment': 'paragraph',
+  'writer.insert_paragraph': 'after',
+  'writer.insert_table': 'after',
+  'writer.insert_page_break': 'before',
+};
+
+/** The body paragraph texts (tables left out) once the edits before `i` are applied. */
+async function bodyBefore(initial: FileMap, edits: WriterEdit[], i: number, file: string) {
+  try {
+    const files = await applyWriter(initial, edits.slice(0, i));
+    const { body } = await openDocx(files, file);
+    return { body, texts: paragraphs(body).map((r) => ({ text: paragraphText(r.p), inTable: r.inTable })) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writer near misses beyond the generic field mutations: the edit made on the neighbouring
+ * paragraph (the next one with text, named by its whole text, selecting none of the right ones),
+ * a phrase's formatting widened to its whole paragraph, a heading one level up.
+ */
+export async function writerMutants(edits: WriterEdit[], initial: FileMap): Promise<Mutant[]> {
+  const out: Mutant[] = [];
+  for (const [i, edit] of edits.entries()) {
+    const swap = (e: WriterEdit) => edits.map((x, k) => (k === i ? e : x));
+    const field = TARGET[edit.op];
+    const match = field ? (edit as Record<string, unknown>)[field] : undefined;
+    const doc = field ? await bodyBefore(initial, edits, i, edit.file) : undefined;
+    if (
+      doc &&
+      (typeof match === 'string' || (edit.op === 'writer.insert_paragraph' && match === undefined))
+    ) {
+      const { body, texts } = doc;
+      const hit = (t: string) => (typeof match === 'string' ? match !== '*' && t.includes(match) : false);
+      const at =
+        typeof match === 'string'
+          ? texts.findIndex((t) => hit(t.text))
+          : // At the end: after the paragraph before the last one with text.
+            texts.findLastIndex((t) => t.text.trim() !== '');
+      const right = new Set(
+        paragraphs(body).flatMap((r, k) => (typeof match === 'string' && hit(texts[k]!.text) ? [r.p] : [])),
+      );
+      // Paragraphs another edit acts on are no neighbour the task leaves alone.
+      const others = edits.flatMap((e, k) => {
+        const m = k === i || !TARGET[e.op] ? undefined : (e as Record<string, unknown>)[TARGET[e.op]!];
+        return typeof m === 'string' && m !== '*' ? [m] : [];
+      });
+      const fits = (k: number) => {
+        const t = texts[k]!;
+        if (t.inTable || t.text.trim() === '' || hit(t.text) || others.some((m) => t.text.includes(m)))
+          return false;
+        return !matchingParagraphs(body, t.text).some((r) => right.has(r.p));
+      };
+      // The next paragraph with text, else the previous one (only the previous when inserting at the end).
+      const steps = typeof match === 'string' ? [1, -1] : [-1];
+      for (const step of steps) {
+        let k = at + step;
+        while (at >= 0 && k >= 0 && k < texts.length && !fits(k)) k += step;
+        if (at < 0 || k < 0 || k >= texts.length) continue;
+        const text = texts[k]!.text;
+        out.push({
+          name: `${edit.op} #${i + 1} on the ${step > 0 ? 'next' : 'previous'} paragraph ("${text.slice(0, 40)}")`,
+          edit: i,
+          edits: swap({ ...edit, [field!]: text } as WriterEdit),
+        });
+        break;
+      }
+    }
+    if (edit.op === 'writer.set_run_format' && edit.text !== undefined && edit.paragraph !== '*') {
+      const { text: _t, ...whole } = edit;
+      out.push({
+        name: `${edit.op} #${i + 1} on the whole paragraph, not only "${edit.text.slice(0, 40)}"`,
+        edit: i,
+        edits: swap(whole),
+      });
+    }
+    if (edit.op === 'writer.set_heading' && edit.level > 1)
+      out.push({
+        name: `${edit.op} #${i + 1} level ${edit.level} → ${edit.level - 1}`,
+        edit: i,
+        edits: swap({ ...edit, level: edit.level - 1 }),
+      });
+  }
+  return out;
+}
