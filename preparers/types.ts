@@ -14,6 +14,7 @@ export const GENERIC_RIGHTS = [
   'calc-absolute-refs',
   'thunderbird-filter-name',
   'thunderbird-filter-run-existing',
+  'thunderbird-figure-format',
 ] as const;
 export type GenericRightName = (typeof GENERIC_RIGHTS)[number];
 

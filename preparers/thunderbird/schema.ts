@@ -481,6 +481,13 @@ export const checkSchema = z.discriminatedUnion('kind', [
       subject: oneLine(300).optional(),
       attachment: z.string().optional().describe('The draft has an attachment with this file name.'),
       bodyContains: z.string().optional(),
+      bodyFigure: z
+        .number()
+        .finite()
+        .optional()
+        .describe(
+          'The body states this figure, written any way a person writes it: a currency sign, thousands separators, trailing zeros or none ("£15,917.90", "15917.9").',
+        ),
       recipients: z
         .array(email)
         .max(50)
