@@ -2,6 +2,7 @@ import type { Preparer } from '../types.ts';
 import { applyThunderbird } from './apply.ts';
 import { buildThunderbird } from './build.ts';
 import { thunderbirdInvariants } from './invariants.ts';
+import { thunderbirdMutants } from './mutants.ts';
 import { thunderbirdOsworld } from './osworld.ts';
 import { packProfile } from './pack.ts';
 import { probeThunderbird } from './probe.ts';
@@ -59,6 +60,7 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
     );
   },
   rights: thunderbirdRights,
+  mutants: thunderbirdMutants,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: thunderbirdOsworld,
   staging: {

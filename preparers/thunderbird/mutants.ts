@@ -1,0 +1,208 @@
+import { jsonEqual } from '../deepEqual.ts';
+import type { FileMap } from '../types.ts';
+import { STANDARD_FOLDERS } from './folders.ts';
+import { FLAG, type StoredMessage } from './mbox.ts';
+import { normalizeSubject, parseMessage } from './mime.ts';
+import { isLive, Profile } from './profile.ts';
+import type { ThunderbirdEdit } from './schema.ts';
+import { matches, type Selector } from './select.ts';
+
+/**
+ * The near misses a careless person makes in Thunderbird, per edit: the neighbouring message of
+ * the folder acted on instead (from the initial profile's mbox), the wrong folder (a sibling), a
+ * recipient too few or in Cc instead of To, a term or action too many or too few on a filter —
+ * each a state the instruction rules out, never a correct alternative.
+ */
+type Mutant = { name: string; edit: number; edits: ThunderbirdEdit[] };
+
+const parentOf = (folder: string) => (folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '');
+const leafOf = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
+
+export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: FileMap): Promise<Mutant[]> {
+  let profile: Profile;
+  let folders: string[];
+  try {
+    profile = new Profile(initial);
+    folders = profile.folders();
+  } catch {
+    return [];
+  }
+  const selectors: { folder: string; selector: Selector }[] = edits.flatMap((e) =>
+    'folder' in e && typeof e.folder === 'string' ? [{ folder: e.folder, selector: e as Selector }] : [],
+  );
+  /** The message next to the one an edit picks in its folder, that no edit of the task picks. */
+  const neighbour = (
+    folder: string,
+    selector: Selector,
+    changes: (m: StoredMessage) => boolean = () => true,
+  ): string | undefined => {
+    if (selector.all === true) return undefined;
+    const at = profile.folder(folder);
+    if (at === undefined) return undefined;
+    const messages = profile.messages(at).filter(isLive);
+    const picked = messages.findIndex((m) => matches(m, selector));
+    const free = (k: number) => {
+      const m = messages[k];
+      if (m === undefined || !changes(m)) return undefined;
+      if (selectors.some((s) => profile.folder(s.folder) === at && matches(m, s.selector))) return undefined;
+      const subject = parseMessage(m.raw).subject;
+      // A subject shared with a picked message would pick both.
+      if (
+        messages.some(
+          (o) =>
+            matches(o, selector) &&
+            normalizeSubject(parseMessage(o.raw).subject) === normalizeSubject(subject),
+        )
+      )
+        return undefined;
+      return subject.trim() === '' ? undefined : subject;
+    };
+    for (const k of picked >= 0 ? [picked + 1, picked - 1] : [0]) {
+      const s = free(k);
+      if (s !== undefined) return s;
+    }
+    for (let k = 0; k < messages.length; k++) {
+      const s = free(k);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  };
+  /** A folder beside `folder` (same parent, a user folder first) where `folder` was meant. */
+  const sibling = (folder: string, not: string[] = []): string | undefined => {
+    const others = folders.filter(
+      (f) =>
+        f.toLowerCase() !== folder.toLowerCase() && !not.some((n) => n.toLowerCase() === f.toLowerCase()),
+    );
+    const user = (f: string) =>
+      !(STANDARD_FOLDERS as readonly string[]).includes(f) && f !== 'Unsent Messages';
+    return (
+      others.find((f) => parentOf(f) === parentOf(folder) && user(f)) ??
+      others.find(user) ??
+      others.find((f) => f === 'Archives' || f === 'Inbox')
+    );
+  };
+  const out: Mutant[] = [];
+  const add = (i: number, name: string, edit: ThunderbirdEdit) => {
+    if (jsonEqual(edit, edits[i])) return;
+    const next = [...edits];
+    next[i] = edit;
+    out.push({ name: `${edits[i]!.op} #${i + 1} ${name}`, edit: i, edits: next });
+  };
+  for (const [i, edit] of edits.entries()) {
+    switch (edit.op) {
+      case 'thunderbird.move_message':
+      case 'thunderbird.delete_message':
+      case 'thunderbird.set_flag':
+      case 'thunderbird.save_message_file': {
+        // A flag change shows on a message whose state it changes.
+        const changes = (m: StoredMessage) =>
+          edit.op !== 'thunderbird.set_flag' ||
+          (edit.read !== undefined && ((m.flags & FLAG.read) !== 0) !== edit.read) ||
+          (edit.flagged !== undefined && ((m.flags & FLAG.flagged) !== 0) !== edit.flagged) ||
+          (edit.addTag !== undefined && m.keywords.length === 0) ||
+          (edit.removeTag !== undefined && m.keywords.length > 0);
+        const next = neighbour(edit.folder, edit, changes);
+        if (next !== undefined)
+          add(i, `on "${next.slice(0, 40)}" (the neighbouring message)`, {
+            ...edit,
+            subject: next,
+            from: undefined,
+          } as ThunderbirdEdit);
+        if ('all' in edit && edit.all === true) {
+          const wrong = sibling(edit.folder, edit.op === 'thunderbird.move_message' ? [edit.to] : []);
+          if (wrong !== undefined && profile.messages(wrong).some(isLive))
+            add(i, `in ${wrong} (a sibling folder)`, { ...edit, folder: wrong } as ThunderbirdEdit);
+        }
+        if (edit.op === 'thunderbird.move_message') {
+          const wrong = sibling(edit.to, [edit.folder]);
+          if (wrong !== undefined) add(i, `to ${wrong} (a sibling folder)`, { ...edit, to: wrong });
+        }
+        break;
+      }
+      case 'thunderbird.create_folder': {
+        // Created under the folder that was selected (the Inbox), or at the top instead of inside its parent.
+        const moved = edit.path.includes('/') ? leafOf(edit.path) : `Inbox/${edit.path}`;
+        if (!folders.some((f) => f.toLowerCase() === moved.toLowerCase()))
+          add(i, `as ${moved} (under the wrong parent)`, { ...edit, path: moved });
+        break;
+      }
+      case 'thunderbird.save_draft':
+      case 'thunderbird.save_template': {
+        if (edit.to.length > 1)
+          add(i, `without ${edit.to.at(-1)} (a recipient missing)`, { ...edit, to: edit.to.slice(0, -1) });
+        if (edit.cc.length > 0)
+          add(i, `without Cc ${edit.cc.at(-1)} (a recipient missing)`, { ...edit, cc: edit.cc.slice(0, -1) });
+        else if (edit.to.length > 1)
+          add(i, `${edit.to.at(-1)} in Cc instead of To`, {
+            ...edit,
+            to: edit.to.slice(0, -1),
+            cc: [edit.to.at(-1)!],
+          });
+        break;
+      }
+      case 'thunderbird.add_filter': {
+        const f = edit.filter;
+        if (f.conditions.length > 1)
+          add(i, 'a condition left out', {
+            ...edit,
+            filter: { ...f, conditions: f.conditions.slice(0, -1) },
+          });
+        else if (f.conditions.length === 1) {
+          const c = f.conditions[0]!;
+          const field = c.field === 'subject' ? 'from' : 'subject';
+          add(i, `a condition too many (${field} ${c.operator} ${c.value})`, {
+            ...edit,
+            filter: { ...f, match: 'all', conditions: [c, { ...c, field }] },
+          } as ThunderbirdEdit);
+        }
+        if (f.actions.length > 1)
+          add(i, 'an action left out', { ...edit, filter: { ...f, actions: f.actions.slice(0, -1) } });
+        const has = (a: string) => f.actions.some((x) => x.action === a);
+        const extra =
+          !has('mark_read') && !has('mark_unread') && !has('delete')
+            ? 'mark_read'
+            : !has('mark_flagged') && !has('delete')
+              ? 'mark_flagged'
+              : undefined;
+        if (extra !== undefined)
+          add(i, `an action too many (${extra})`, {
+            ...edit,
+            filter: { ...f, actions: [...f.actions, { action: extra }] },
+          } as ThunderbirdEdit);
+        break;
+      }
+      case 'thunderbird.add_mailing_list': {
+        const l = edit.list;
+        if (l.members.length > 1)
+          add(i, `without ${l.members.at(-1)} (a member missing)`, {
+            ...edit,
+            list: { ...l, members: l.members.slice(0, -1) },
+          });
+        break;
+      }
+      case 'thunderbird.add_saved_search': {
+        const s = edit.search;
+        if (s.scope.length > 1)
+          add(i, `without ${s.scope.at(-1)} in its scope`, {
+            ...edit,
+            search: { ...s, scope: s.scope.slice(0, -1) },
+          });
+        else {
+          const wrong = sibling(s.scope[0]!);
+          if (wrong !== undefined)
+            add(i, `searching ${wrong} (a sibling folder)`, { ...edit, search: { ...s, scope: [wrong] } });
+        }
+        break;
+      }
+      case 'thunderbird.add_contact': {
+        // The phone number left out (first and last name the oracle fills in are often free).
+        if (edit.contact.phone !== undefined) {
+          const { phone: _, ...rest } = edit.contact;
+          add(i, 'without its phone number', { ...edit, contact: rest });
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
