@@ -175,10 +175,16 @@ def convert(desktop, req):
         doc.storeToURL(dst, (prop("FilterName", req["outFilter"]), prop("Overwrite", True)))
         return extras
     finally:
+        # Closing can fail after the file is written (LibreOffice 7.4 aborts disposing an Impress
+        # document a table was added to): the file stands; main() notices a dead office after
+        # answering and exits, so the Node side restarts the member.
         try:
             doc.close(True)
         except Exception:
-            doc.dispose()
+            try:
+                doc.dispose()
+            except Exception:
+                pass
 
 
 def main():
@@ -195,7 +201,15 @@ def main():
         try:
             extras = convert(desktop, req)
             answer({"ok": True, "extras": extras} if extras else {"ok": True})
+            if office.poll() is not None:
+                sys.exit(3)
         except (DisposedException, RuntimeException) as e:
+            # An office that is aborting (after the last file's close) may take a moment to exit:
+            # that is a lost member, whose files are retried, not a failure of this file.
+            try:
+                office.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                pass
             if office.poll() is not None:
                 answer({"ok": False, "error": "LibreOffice exited with %s" % office.returncode, "lost": True})
                 sys.exit(3)
