@@ -687,6 +687,8 @@ def snap_cell(ws, row, col):
     fill = fill_of(style)
     if fill is not None:
         snap['fill'] = fill
+    if formula_of(cell):
+        snap['f'] = True
     return snap
 
 
@@ -713,7 +715,7 @@ def same_snap(actual, want):
     if actual is None:
         return False
     return (same_plain(actual.get('v'), want.get('v')) and
-            all(actual.get(k) == want.get(k) for k in ('fmt', 'bold', 'italic', 'fill')))
+            all(actual.get(k) == want.get(k) for k in ('fmt', 'bold', 'italic', 'fill', 'f')))
 
 
 def keeps_pin(got, pin):
@@ -722,7 +724,8 @@ def keeps_pin(got, pin):
             ('fmt' not in pin or got.get('fmt', 'general') == pin['fmt']) and
             ('bold' not in pin or (got.get('bold') is True) == pin['bold']) and
             ('italic' not in pin or (got.get('italic') is True) == pin['italic']) and
-            ('fill' not in pin or got.get('fill') == pin['fill']))
+            ('fill' not in pin or got.get('fill') == pin['fill']) and
+            ('f' not in pin or (got.get('f') is True) == pin['f']))
 
 
 @kind('calc.unchanged')

@@ -3,11 +3,11 @@ import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName } from './a1.ts';
 import { fillOf, formatCategory } from './styles.ts';
-import { cellValue, findSheet, loadWorkbook, type Plain } from './workbook.ts';
+import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
 
 /**
  * "Nothing else changed" on a workbook. A cell's snapshot is what a reader sees: its value (a
- * formula's result), its number-format category, bold, italic and fill; defaults are left out so
+ * formula's result), whether it is a formula, its number-format category, bold, italic and fill; defaults are left out so
  * a snapshot stays small. The check `calc.unchanged` lists the snapshot of every non-empty cell
  * of a sheet the oracle did not change, and the cells it did (`except`).
  */
@@ -17,6 +17,8 @@ export interface CellSnap {
   bold?: true;
   italic?: true;
   fill?: string;
+  /** Present (true) only when the cell holds a formula: a total typed as its value is another cell. */
+  f?: true;
 }
 
 export function snapCell(cell: ExcelJS.Cell): CellSnap {
@@ -27,6 +29,7 @@ export function snapCell(cell: ExcelJS.Cell): CellSnap {
   if (cell.font?.italic === true) snap.italic = true;
   const fill = fillOf(cell);
   if (fill !== undefined) snap.fill = fill;
+  if (formulaOf(cell) !== undefined) snap.f = true;
   return snap;
 }
 
@@ -56,7 +59,8 @@ export function sameSnap(actual: CellSnap | undefined, want: CellSnap): boolean 
     actual.fmt === want.fmt &&
     actual.bold === want.bold &&
     actual.italic === want.italic &&
-    actual.fill === want.fill
+    actual.fill === want.fill &&
+    actual.f === want.f
   );
 }
 
@@ -67,6 +71,7 @@ export interface CellPin {
   bold?: boolean;
   italic?: boolean;
   fill?: string | null;
+  f?: boolean;
 }
 
 /**
@@ -82,6 +87,7 @@ function pinOf(was: CellSnap, now: CellSnap): CellPin {
   if (was.bold === now.bold) pin.bold = was.bold === true;
   if (was.italic === now.italic) pin.italic = was.italic === true;
   if (was.fill === now.fill) pin.fill = was.fill ?? null;
+  if (was.f === now.f) pin.f = was.f === true;
   return pin;
 }
 
@@ -91,7 +97,8 @@ function keepsPin(got: CellSnap, pin: CellPin): boolean {
     (pin.fmt === undefined || (got.fmt ?? 'general') === pin.fmt) &&
     (pin.bold === undefined || (got.bold === true) === pin.bold) &&
     (pin.italic === undefined || (got.italic === true) === pin.italic) &&
-    (pin.fill === undefined || (got.fill ?? null) === pin.fill)
+    (pin.fill === undefined || (got.fill ?? null) === pin.fill) &&
+    (pin.f === undefined || (got.f === true) === pin.f)
   );
 }
 

@@ -106,6 +106,17 @@ export async function calcMutants(edits: CalcEdit[], initial: FileMap): Promise<
           });
       }
     }
+    // The neighbouring column formatted: the one to the left (a data column), else to the right.
+    if (edit.op === 'calc.set_number_format' || edit.op === 'calc.set_style') {
+      const r = parseRange(edit.range);
+      const by = r.left > 1 ? -1 : 1;
+      const moved = rangeName({ ...r, left: r.left + by, right: r.right + by });
+      out.push({
+        name: `${edit.op} #${i + 1} on ${moved} instead of ${edit.range} (the neighbouring column)`,
+        edit: i,
+        edits: swap({ ...edit, range: moved }),
+      });
+    }
     // The neighbouring sheet (the next one, else the previous one).
     if ('sheet' in edit && edit.op !== 'calc.add_sheet') {
       const wb = await workbookAfter(initial, edits, i, edit.file);

@@ -637,10 +637,13 @@ export const calcCheckSchema = z
                 bold: z.literal(true).optional(),
                 italic: z.literal(true).optional(),
                 fill: z.string().optional(),
+                f: z.literal(true).optional().describe('The cell holds a formula (not a typed value).'),
               })
               .strict(),
           )
-          .describe('Cells that must show exactly this: value, number-format category, bold, italic, fill.'),
+          .describe(
+            'Cells that must show exactly this: value, number-format category, bold, italic, fill, whether a formula.',
+          ),
         except: z
           .array(z.string().regex(/^[A-Z]{1,3}[0-9]+$/))
           .default([])
@@ -655,6 +658,7 @@ export const calcCheckSchema = z
                 bold: z.boolean().optional(),
                 italic: z.boolean().optional(),
                 fill: z.string().nullable().optional(),
+                f: z.boolean().optional().describe('Whether the cell holds a formula.'),
               })
               .strict(),
           )
