@@ -124,6 +124,9 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
       }
       case 'os.copy':
       case 'os.move': {
+        // mv where cp was meant: the original is gone.
+        if (edit.op === 'os.copy')
+          add(i, 'moved instead of copied', { op: 'os.move', from: edit.from, to: edit.to });
         const node = before.get(edit.from);
         const wrong = node?.type === 'file' ? neighbourFile(edit.from) : undefined;
         if (wrong && !touched.includes(wrong))

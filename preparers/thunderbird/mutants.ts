@@ -81,6 +81,21 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
       others.find((f) => f === 'Archives' || f === 'Inbox')
     );
   };
+  /** Someone from the mailbox autocomplete offers beside the recipients: a sender of another message. */
+  const bareOf = (a: string) => (/<([^>]+)>/.exec(a)?.[1] ?? a).trim().toLowerCase();
+  const bystander = (recipients: string[]): string | undefined => {
+    const taken = new Set(recipients.map(bareOf));
+    const own = [...profile.prefs().entries()].flatMap(([k, v]) =>
+      /^mail\.identity\.[^.]+\.useremail$/.test(k) && typeof v === 'string' ? [v.toLowerCase()] : [],
+    );
+    for (const folder of folders)
+      for (const m of profile.messages(folder).filter(isLive)) {
+        const from = bareOf(parseMessage(m.raw).from);
+        if (/^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/.test(from) && !taken.has(from) && !own.includes(from))
+          return from;
+      }
+    return undefined;
+  };
   const out: Mutant[] = [];
   const add = (i: number, name: string, edit: ThunderbirdEdit) => {
     if (jsonEqual(edit, edits[i])) return;
@@ -128,6 +143,9 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
       }
       case 'thunderbird.save_draft':
       case 'thunderbird.save_template': {
+        const extra = bystander([...edit.to, ...edit.cc]);
+        if (extra !== undefined)
+          add(i, `Cc ${extra} too (a recipient too many)`, { ...edit, cc: [...edit.cc, extra] });
         if (edit.to.length > 1)
           add(i, `without ${edit.to.at(-1)} (a recipient missing)`, { ...edit, to: edit.to.slice(0, -1) });
         if (edit.cc.length > 0)
