@@ -58,7 +58,9 @@ export async function writerMutants(edits: WriterEdit[], initial: FileMap): Prom
       );
       // Paragraphs another edit acts on are no neighbour the task leaves alone.
       const others = edits.flatMap((e, k) => {
-        const m = k === i || !TARGET[e.op] ? undefined : (e as Record<string, unknown>)[TARGET[e.op]!];
+        if (k === i) return [];
+        if (e.op === 'writer.insert_paragraph') return [e.text];
+        const m = TARGET[e.op] ? (e as Record<string, unknown>)[TARGET[e.op]!] : undefined;
         return typeof m === 'string' && m !== '*' ? [m] : [];
       });
       const fits = (k: number) => {
