@@ -33,7 +33,8 @@ async function bodyBefore(initial: FileMap, edits: WriterEdit[], i: number, file
 /**
  * Writer near misses beyond the generic field mutations: the edit made on the neighbouring
  * paragraph (the next one with text, named by its whole text, selecting none of the right ones),
- * a phrase's formatting widened to its whole paragraph, a heading one level up.
+ * a phrase's formatting widened to its whole paragraph, the header and the footer confused, a
+ * heading one level up.
  */
 export async function writerMutants(edits: WriterEdit[], initial: FileMap): Promise<Mutant[]> {
   const out: Mutant[] = [];
@@ -91,6 +92,15 @@ export async function writerMutants(edits: WriterEdit[], initial: FileMap): Prom
         edit: i,
         edits: swap(whole),
       });
+    }
+    // The header and the footer confused.
+    if (edit.op === 'writer.set_header' || edit.op === 'writer.set_footer') {
+      const op = edit.op === 'writer.set_header' ? 'writer.set_footer' : 'writer.set_header';
+      out.push({ name: `${edit.op} #${i + 1} as ${op}`, edit: i, edits: swap({ ...edit, op }) });
+    }
+    if (edit.op === 'writer.insert_page_number') {
+      const where = edit.where === 'header' ? 'footer' : 'header';
+      out.push({ name: `${edit.op} #${i + 1} in the ${where}`, edit: i, edits: swap({ ...edit, where }) });
     }
     if (edit.op === 'writer.set_heading' && edit.level > 1)
       out.push({
