@@ -213,7 +213,22 @@ def os_unchanged(env, c):
         changed += 1
         if len(problems) < 8:
             problems.append({'path': rel, 'was': want, 'now': got})
-    return changed == 0, ({'kept': len(c['entries'])} if changed == 0 else {'changed': changed, 'examples': problems})
+    added = []
+    for rel, names in sorted((c.get('children') or {}).items()):
+        if node_type(env, rel)[0] != 'dir':
+            continue
+        try:
+            now = sorted(n for n in os.listdir(env.path(rel)) if not n.startswith('.'))
+        except OSError:
+            continue
+        added.extend(rel + '/' + n for n in now if n not in names)
+    ok = changed == 0 and not added
+    if ok:
+        return True, {'kept': len(c['entries'])}
+    observed = {'changed': changed, 'examples': problems}
+    if added:
+        observed['added'] = added[:8]
+    return False, observed
 
 
 @kind('os.reported_infeasible')

@@ -50,11 +50,31 @@ export async function osInvariants(initial: FileMap, solved: FileMap, files: str
     const snap = snapNode(a);
     if (same(snapNode(b), snap)) entries[path] = snap;
   }
-  return [{ kind: 'os.unchanged', entries }];
+  // The task's folders hold what was there or the oracle leaves there, nothing more: a folder made,
+  // a file copied or written in the wrong place shows as a new entry (hidden names are an app's own).
+  const children: Record<string, string[]> = {};
+  for (const path of [...paths].sort())
+    if (before.get(path)?.type === 'dir' && after.get(path)?.type === 'dir')
+      children[path] = [...new Set([...childNames(before, path), ...childNames(after, path)])].sort();
+  return [{ kind: 'os.unchanged', entries, children }];
+}
+
+/** The names, not hidden, of a folder's direct entries, sorted. */
+function childNames(tree: HomeTree, dir: string): string[] {
+  const names: string[] = [];
+  for (const p of tree.nodes.keys()) {
+    if (!p.startsWith(`${dir}/`)) continue;
+    const name = p.slice(dir.length + 1);
+    if (!name.includes('/') && !name.startsWith('.')) names.push(name);
+  }
+  return names.sort();
 }
 
 /** `os.unchanged`: each listed path exists with that type, mode, content hash and link target. */
-export function probeOsUnchanged(tree: HomeTree, check: { entries: Record<string, EntrySnap> }): ProbeResult {
+export function probeOsUnchanged(
+  tree: HomeTree,
+  check: { entries: Record<string, EntrySnap>; children?: Record<string, string[]> },
+): ProbeResult {
   const problems: unknown[] = [];
   let changed = 0;
   // Paths in sorted order, as the checker walks them (the payload's key order is not kept).
@@ -65,8 +85,18 @@ export function probeOsUnchanged(tree: HomeTree, check: { entries: Record<string
     changed++;
     if (problems.length < 8) problems.push({ path, was: want, now: got ?? null });
   }
+  const added: string[] = [];
+  for (const [dir, names] of Object.entries(check.children ?? {}).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
+    if (tree.get(dir)?.type !== 'dir') continue;
+    for (const name of childNames(tree, dir)) if (!names.includes(name)) added.push(`${dir}/${name}`);
+  }
+  const pass = changed === 0 && added.length === 0;
   return {
-    pass: changed === 0,
-    observed: changed === 0 ? { kept: Object.keys(check.entries).length } : { changed, examples: problems },
+    pass,
+    observed: pass
+      ? { kept: Object.keys(check.entries).length }
+      : { changed, examples: problems, ...(added.length > 0 ? { added: added.slice(0, 8) } : {}) },
   };
 }

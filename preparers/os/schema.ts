@@ -332,9 +332,15 @@ export const checkSchema = z.discriminatedUnion('kind', [
           target: z.string().optional(),
         }),
       ),
+      children: z
+        .record(z.string(), z.array(z.string()))
+        .optional()
+        .describe(
+          'Folders of the task and the names (not hidden) they may hold: any other is a new entry nobody asked for.',
+        ),
     })
     .describe(
-      'Invariant: these entries keep their type, mode, content (sha256 of the bytes) and link target.',
+      'Invariant: these entries keep their type, mode, content (sha256 of the bytes) and link target; the listed folders gain no other entry.',
     ),
 ]);
 export type OsCheck = z.infer<typeof checkSchema>;
