@@ -351,7 +351,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
     .strictObject({
       kind: z.literal('impress.unchanged'),
       file,
-      count: z.number().int().min(0).describe('Exact number of slides.'),
+      count: z.number().int().min(0).optional().describe('Exact number of slides, when given.'),
       slides: z
         .array(
           z.strictObject({
