@@ -53,6 +53,11 @@ export async function osInvariants(initial: FileMap, solved: FileMap, files: str
   // The task's folders hold what was there or the oracle leaves there, nothing more: a folder made,
   // a file copied or written in the wrong place shows as a new entry (hidden names are an app's own).
   const children: Record<string, string[]> = {};
+  // Folders the oracle makes inside the task's own hold what it puts there (absent, the check skips them).
+  const made = [...after.nodes.entries()].flatMap(([p, n]) =>
+    n.type === 'dir' && before.get(p) === undefined && parentDirs(p).some((d) => paths.has(d)) ? [p] : [],
+  );
+  for (const path of made) children[path] = childNames(after, path);
   for (const path of [...paths].sort())
     if (before.get(path)?.type === 'dir' && after.get(path)?.type === 'dir')
       children[path] = [...new Set([...childNames(before, path), ...childNames(after, path)])].sort();
