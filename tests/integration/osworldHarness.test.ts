@@ -109,7 +109,8 @@ test('plays the harness: the exported evaluator command fails the initial state 
       const initialHome = path.join(work, `${pkg.id}-initial`);
       await mkdir(initialHome, { recursive: true });
       await playConfig(json.config, initialHome, packFile);
-      const probes = await Promise.all(graded.map((i) => probeCheck(task.initial, task.checks[i]!)));
+      // The checker grades every check of the rubric (the metric-mapped ones too).
+      const probes = await Promise.all(task.checks.map((c) => probeCheck(task.initial, c)));
       const expectFail = probes.some((p) => !p.pass);
       const [initialOut] = await evaluatorOutputs(json.evaluator, initialHome);
       if (expectFail) {
