@@ -30,7 +30,7 @@ function run(group) {
     return 0;
   }
   console.log(`tests/${group}: ${files.length} files`);
-  const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=600000', ...files];
+  const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=1200000', ...files];
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   if (result.error) throw result.error;
   return result.status ?? 1;
