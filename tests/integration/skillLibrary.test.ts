@@ -40,7 +40,10 @@ type TaskRow = Pick<
 interface Stats {
   wrongTried: number;
   wrongKilled: number;
+  /** Wrong solutions that leave the untouched state: failed, but not counted as kills. */
+  wrongSameAsInitial?: number;
   wrongDeclared: number;
+  mutants?: { survivors: string[] };
   checks: number;
   invariantChecks: number;
   exportStates?: number;
@@ -142,8 +145,11 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
       for (const r of ok) {
         const st = r.rubricStats as Stats | null;
         if (!st) problems.push(`#${r.taskIndex} has no rubric proof`);
-        else if (st.wrongKilled !== st.wrongTried || st.wrongTried < 1)
+        else if (st.wrongKilled !== st.wrongTried - (st.wrongSameAsInitial ?? 0) || st.wrongTried < 1)
           problems.push(`#${r.taskIndex} killed ${st.wrongKilled}/${st.wrongTried} wrong solutions`);
+        // The mutation adversary ran and no near miss survived (a survivor rejects the task).
+        if (st && (!st.mutants || st.mutants.survivors.length > 0))
+          problems.push(`#${r.taskIndex} mutants: ${JSON.stringify(st.mutants?.survivors ?? 'not run')}`);
         // Graded in its shipped form: initial, oracle and every wrong solution (the export gate).
         if (st && (st.exportStates ?? 0) < 2 + st.wrongTried)
           problems.push(`#${r.taskIndex} graded ${st.exportStates ?? 0} states in its exported form`);
