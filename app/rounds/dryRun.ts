@@ -6,6 +6,7 @@ import { createRoundActivities } from '../../activities/round.ts';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
 import type { TaskOutcome } from '../../activities/types.ts';
 import type { MutantReport } from '../../activities/verify/mutants.ts';
+import type { WrongVerdict } from '../../activities/verify/wrongSolutions.ts';
 import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import { runTaskPipeline, type TaskStages } from '../../workflows/pipeline.ts';
@@ -20,14 +21,7 @@ export interface DryRunTask {
   detail: string | null;
   instruction: string | null;
   /** Each wrong solution tried on the task and whether the rubric rejected it (killed). */
-  wrong: {
-    name: string;
-    generic: boolean;
-    killed: boolean;
-    failing: string[];
-    sameAsInitial?: boolean;
-    discriminating?: boolean;
-  }[];
+  wrong: WrongVerdict[];
   /** The mutation adversary's findings on the task (absent when verification stopped before it). */
   mutants?: MutantReport;
   /** Each correct alternative tried on the task and whether the rubric passed it. */

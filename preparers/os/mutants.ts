@@ -1,4 +1,4 @@
-import { jsonEqual } from '../deepEqual.ts';
+import { type EditMutant, editMutants } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
 import { applyOs } from './apply.ts';
 import type { OsEdit } from './schema.ts';
@@ -10,7 +10,7 @@ import { HomeTree, type Node } from './state.ts';
  * (the whole folder deleted, the folder chmod-ed instead of the file), the content perturbed (a
  * line lost) — each a state the instruction rules out, never a correct alternative.
  */
-type Mutant = { name: string; edit: number; edits: OsEdit[] };
+type Mutant = EditMutant<OsEdit>;
 
 const dirOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 const baseOf = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -82,13 +82,7 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
     const others = keptDirs.filter((d) => d !== dir && !within(dir, d) && !within(path, d));
     return others.find((d) => dirOf(d) === dirOf(dir)) ?? others[0] ?? (dir !== '' ? dirOf(dir) : undefined);
   };
-  const out: Mutant[] = [];
-  const add = (i: number, name: string, edit: OsEdit) => {
-    if (jsonEqual(edit, edits[i])) return;
-    const next = [...edits];
-    next[i] = edit;
-    out.push({ name: `${edits[i]!.op} #${i + 1} ${name}`, edit: i, edits: next });
-  };
+  const { out, add } = editMutants(edits);
   for (const [i, edit] of edits.entries()) {
     switch (edit.op) {
       case 'os.write_file':

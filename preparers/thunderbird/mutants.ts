@@ -1,4 +1,4 @@
-import { jsonEqual } from '../deepEqual.ts';
+import { type EditMutant, editMutants } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
 import { STANDARD_FOLDERS } from './folders.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
@@ -13,7 +13,7 @@ import { matches, type Selector } from './select.ts';
  * recipient too few or in Cc instead of To, a term or action too many or too few on a filter —
  * each a state the instruction rules out, never a correct alternative.
  */
-type Mutant = { name: string; edit: number; edits: ThunderbirdEdit[] };
+type Mutant = EditMutant<ThunderbirdEdit>;
 
 const parentOf = (folder: string) => (folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '');
 const leafOf = (folder: string) => folder.slice(folder.lastIndexOf('/') + 1);
@@ -96,13 +96,7 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
       }
     return undefined;
   };
-  const out: Mutant[] = [];
-  const add = (i: number, name: string, edit: ThunderbirdEdit) => {
-    if (jsonEqual(edit, edits[i])) return;
-    const next = [...edits];
-    next[i] = edit;
-    out.push({ name: `${edits[i]!.op} #${i + 1} ${name}`, edit: i, edits: next });
-  };
+  const { out, add } = editMutants(edits);
   for (const [i, edit] of edits.entries()) {
     switch (edit.op) {
       case 'thunderbird.move_message':
