@@ -42,32 +42,40 @@ export interface TableRule {
 /** A comparison of the saved document with its gold copy: `func(result, gold, **options)`. */
 export interface GoldComparison {
   file: string;
-  app: 'writer' | 'impress';
   func: string;
   options: Record<string, unknown>;
 }
 
+/**
+ * One expectation of a metric that takes `{expect, unexpect}` rules over one file (OSWorld's
+ * check_thunderbird_prefs, check_json_settings, …): expectations on the same file and metric merge
+ * into one call.
+ */
+export interface Expectation {
+  func: string;
+  /** The home-relative file the metric reads. */
+  file: string;
+  name: string;
+  rule: { method: string; ref: unknown };
+}
+
+/** How a check reaches OSWorld: merged table rules, a gold comparison, a merged expectation, or a call of its own. */
 export type Mapped =
-  | { ok: true; app: 'calc'; rules: TableRule[] }
-  | { ok: true; app: 'gold'; comparisons: GoldComparison[] }
-  | {
-      ok: true;
-      app: 'thunderbird';
-      prefs: { profile: string; name: string; value: string | number | boolean };
-    }
-  | { ok: true; app: 'os'; call: MetricCall }
+  | { ok: true; shape: 'table'; rules: TableRule[] }
+  | { ok: true; shape: 'gold'; comparisons: GoldComparison[] }
+  | { ok: true; shape: 'expect'; expect: Expectation }
+  | { ok: true; shape: 'call'; call: MetricCall }
   | { ok: false; reason: string };
 
 export type OsworldMapper = (check: MappedCheck) => Mapped;
 
 export const unmapped = (reason: string): Mapped => ({ ok: false, reason });
 
-export const gold = (
-  file: string,
-  app: GoldComparison['app'],
-  func: string,
-  options: Record<string, unknown> = {},
-): GoldComparison => ({ file, app, func, options });
+export const gold = (file: string, func: string, options: Record<string, unknown> = {}): GoldComparison => ({
+  file,
+  func,
+  options,
+});
 
 /** Parses a check's fields for a mapping (the check schema already validated them). */
 export function fields<T>(schema: z.ZodType<T>, check: MappedCheck): T {

@@ -80,7 +80,8 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   const evaluators: CheckEvaluator[] = [];
   const checkerChecks: RubricCheck[] = [];
   const tables = new Map<string, { rules: Record<string, unknown>[]; needsGold: boolean }>();
-  const prefs = new Map<string, Record<string, { method: string; ref: unknown }>>();
+  // Expectations on one file for one metric merge into one call, keyed by [func, file].
+  const expectations = new Map<string, Record<string, { method: string; ref: unknown }>>();
   // Several checks on one document collapse into one call per metric and option set.
   const comparisons = new Map<string, GoldComparison>();
   const goldOf = (file: string) => pkg.artifacts.find((a) => a.role === 'solved' && a.vmPath === file);
@@ -97,7 +98,7 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
     if (!m.ok) toChecker(check, m.reason);
     // A metric over a check the untouched state passes would score the untouched state 1 too.
     else if (guards.has(i)) toChecker(check, GUARD_REASON);
-    else if (m.app === 'calc') {
+    else if (m.shape === 'table') {
       const missing = m.rules.find((r) => r.needsGold && !goldOf(r.file));
       if (missing) {
         toChecker(check, `no oracle-solved copy of ${missing.file} to serve as gold`);
@@ -110,7 +111,7 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
         tables.set(r.file, t);
       }
       evaluators.push({ kind: check.kind, evaluator: 'compare_table' });
-    } else if (m.app === 'gold') {
+    } else if (m.shape === 'gold') {
       const missing = m.comparisons.find((c) => !goldOf(c.file));
       if (missing) {
         toChecker(check, `no oracle-solved copy of ${missing.file} to serve as gold`);
@@ -122,11 +123,12 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
         kind: check.kind,
         evaluator: [...new Set(m.comparisons.map((c) => c.func))].join('+'),
       });
-    } else if (m.app === 'thunderbird') {
-      const expect = prefs.get(m.prefs.profile) ?? {};
-      expect[m.prefs.name] = { method: 'eq', ref: m.prefs.value };
-      prefs.set(m.prefs.profile, expect);
-      evaluators.push({ kind: check.kind, evaluator: 'check_thunderbird_prefs' });
+    } else if (m.shape === 'expect') {
+      const key = JSON.stringify([m.expect.func, m.expect.file]);
+      const expect = expectations.get(key) ?? {};
+      expect[m.expect.name] = m.expect.rule;
+      expectations.set(key, expect);
+      evaluators.push({ kind: check.kind, evaluator: m.expect.func });
     } else {
       calls.push(m.call);
       evaluators.push({ kind: check.kind, evaluator: m.call.func });
@@ -164,7 +166,7 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       options: c.options,
     });
   }
-  // An app that writes its state out on close (Thunderbird: prefs.js, filters, folders) is closed first.
+  // An app that writes its state out on close (a mail client's prefs, filters, folders) is closed first.
   const closing = new Map<string, { windowName: string; byClass: boolean }>();
   for (const check of pkg.rubric.checks) {
     const close = stagingOf(check.kind)?.closeBeforeEvaluation;
@@ -179,10 +181,11 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       { type: 'sleep', parameters: { seconds: 1 } },
     );
   }
-  for (const [profile, expect] of [...prefs].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [key, expect] of [...expectations].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const [func, file] = JSON.parse(key) as [string, string];
     calls.push({
-      func: 'check_thunderbird_prefs',
-      result: { type: 'vm_file', path: vmAbsolute(`${profile}/prefs.js`), dest: 'prefs.js' },
+      func,
+      result: { type: 'vm_file', path: vmAbsolute(file), dest: baseName(file) },
       expected: { type: 'rule', rules: { expect, unexpect: {} } },
     });
   }

@@ -55,7 +55,7 @@ export const calcOsworld: Record<string, OsworldMapper> = {
     }
     const rule = cellRule(c.sheet, c.cell, c.value ?? null, c.tolerance);
     if (!rule) return unmapped('a date value: OSWorld reads a datetime, which never equals the ISO string');
-    return { ok: true, app: 'calc', rules: [{ file: c.file, rule, needsGold: false }] };
+    return { ok: true, shape: 'table', rules: [{ file: c.file, rule, needsGold: false }] };
   },
   'calc.range_values': (check) => {
     const c = calcRange.parse(check);
@@ -87,14 +87,14 @@ export const calcOsworld: Record<string, OsworldMapper> = {
         rules.push({ file: c.file, rule, needsGold: false });
       }
     }
-    return { ok: true, app: 'calc', rules };
+    return { ok: true, shape: 'table', rules };
   },
   // The oracle-solved workbook passes this check, so its sheet names are exactly the expected ones.
   'calc.sheet_names': (check) => {
     const c = calcSheetNames.parse(check);
     return {
       ok: true,
-      app: 'calc',
+      shape: 'table',
       rules: [{ file: c.file, rule: { type: 'sheet_name' }, needsGold: true }],
     };
   },

@@ -22,8 +22,8 @@ const DECK_OPTIONS = {
 
 const impressDeck: OsworldMapper = (check) => ({
   ok: true,
-  app: 'gold',
-  comparisons: [gold(docFile.parse(check).file, 'impress', 'compare_pptx_files', DECK_OPTIONS)],
+  shape: 'gold',
+  comparisons: [gold(docFile.parse(check).file, 'compare_pptx_files', DECK_OPTIONS)],
 });
 
 /** Impress checks → compare_pptx_files against the gold deck. */

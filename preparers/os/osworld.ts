@@ -38,7 +38,7 @@ export const osOsworld: Record<string, OsworldMapper> = {
         rules: { expected: c.type ? { file: 'f', dir: 'd', symlink: 'l' }[c.type] : 'present' },
       },
     };
-    return { ok: true, app: 'os', call };
+    return { ok: true, shape: 'call', call };
   },
   'os.absent': (check) => {
     const c = osPath.parse(check);
@@ -51,7 +51,7 @@ export const osOsworld: Record<string, OsworldMapper> = {
       },
       expected: { type: 'rule', rules: { expected: '' } },
     };
-    return { ok: true, app: 'os', call };
+    return { ok: true, shape: 'call', call };
   },
   // exact_match (general.py) over the file's bytes in base64, then "." so a missing file (no output)
   // never equals even an empty expected content.
@@ -76,7 +76,7 @@ export const osOsworld: Record<string, OsworldMapper> = {
         },
         expected: { type: 'rule', rules: { expected: `${want}.` } },
       };
-      return { ok: true, app: 'os', call };
+      return { ok: true, shape: 'call', call };
     }
     const bytes =
       c.base64 !== undefined ? Buffer.from(c.base64, 'base64') : Buffer.from(c.content ?? '', 'utf8');
@@ -90,7 +90,7 @@ export const osOsworld: Record<string, OsworldMapper> = {
       },
       expected: { type: 'rule', rules: { expected: `${bytes.toString('base64')}.` } },
     };
-    return { ok: true, app: 'os', call };
+    return { ok: true, shape: 'call', call };
   },
   // check_include_exclude (general.py) is a substring test: faithful only for a pattern that is a
   // plain literal. The VM server decodes stdout with universal newlines, so no line breaks either.
@@ -106,7 +106,7 @@ export const osOsworld: Record<string, OsworldMapper> = {
       result: { type: 'vm_command_line', command: ['cat', '--', vmAbsolute(c.path)], shell: false },
       expected: { type: 'rule', rules: { include: [c.pattern], exclude: [] } },
     };
-    return { ok: true, app: 'os', call };
+    return { ok: true, shape: 'call', call };
   },
   'os.mode': (check) => {
     const c = osMode.parse(check);
@@ -119,7 +119,7 @@ export const osOsworld: Record<string, OsworldMapper> = {
       },
       expected: { type: 'rule', rules: { expected: Number.parseInt(c.mode, 8).toString(8) } },
     };
-    return { ok: true, app: 'os', call };
+    return { ok: true, shape: 'call', call };
   },
   // readlink -f canonicalises the whole chain: faithful when the expected target is not itself a
   // link (the skills link to real files and folders). A regular file or copy at the path prints its
@@ -135,6 +135,6 @@ export const osOsworld: Record<string, OsworldMapper> = {
       },
       expected: { type: 'rule', rules: { expected: vmAbsolute(c.to) } },
     };
-    return { ok: true, app: 'os', call };
+    return { ok: true, shape: 'call', call };
   },
 };

@@ -17,8 +17,13 @@ export const thunderbirdOsworld: Record<string, OsworldMapper> = {
     }
     return {
       ok: true,
-      app: 'thunderbird',
-      prefs: { profile: c.data.file, name: c.data.name, value: c.data.value },
+      shape: 'expect',
+      expect: {
+        func: 'check_thunderbird_prefs',
+        file: `${c.data.file}/prefs.js`,
+        name: c.data.name,
+        rule: { method: 'eq', ref: c.data.value },
+      },
     };
   },
   'thunderbird.filter_rule': () =>

@@ -13,10 +13,10 @@ function writerTextComparison(check: MappedCheck, ignoreCase: boolean): Mapped {
   const { file } = docFile.parse(check);
   return {
     ok: true,
-    app: 'gold',
+    shape: 'gold',
     comparisons: [
       // compare_docx_files defaults: ignore_blanks (whitespace runs collapsed), case-sensitive.
-      gold(file, 'writer', 'compare_docx_files', ignoreCase ? { ignore_case: true } : {}),
+      gold(file, 'compare_docx_files', ignoreCase ? { ignore_case: true } : {}),
     ],
   };
 }
@@ -31,9 +31,9 @@ export const writerOsworld: Record<string, OsworldMapper> = {
   // delete_empty_lines drops blank ones first: the same paragraphs our count reads (non-empty, outside tables).
   'writer.paragraph_count': (check) => ({
     ok: true,
-    app: 'gold',
+    shape: 'gold',
     comparisons: [
-      gold(docFile.parse(check).file, 'writer', 'compare_docx_files', {
+      gold(docFile.parse(check).file, 'compare_docx_files', {
         ignore_blanks: false,
         delete_empty_lines: true,
       }),
@@ -45,15 +45,15 @@ export const writerOsworld: Record<string, OsworldMapper> = {
     (check as { after?: unknown }).after === undefined
       ? {
           ok: true,
-          app: 'gold',
-          comparisons: [gold(docFile.parse(check).file, 'writer', 'compare_docx_tables')],
+          shape: 'gold',
+          comparisons: [gold(docFile.parse(check).file, 'compare_docx_tables')],
         }
       : unmapped('compare_docx_tables does not read where a table stands in the text'),
   // compare_line_spacing: compare_docx_files, then paragraph_format.line_spacing of every paragraph.
   'writer.line_spacing': (check) => ({
     ok: true,
-    app: 'gold',
-    comparisons: [gold(docFile.parse(check).file, 'writer', 'compare_line_spacing')],
+    shape: 'gold',
+    comparisons: [gold(docFile.parse(check).file, 'compare_line_spacing')],
   }),
   'writer.heading': () =>
     unmapped('no OSWorld docx metric reads paragraph styles; compare_docx_files compares text only'),

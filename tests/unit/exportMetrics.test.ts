@@ -18,7 +18,7 @@ test('calc.cell_value → check_cell eq / approx:<tol>; regex and dates are refu
     mapCheck({ kind: 'calc.cell_value', file, sheet: 'S 1', cell: 'B7', value: 42, tolerance: 0.01 }),
     {
       ok: true,
-      app: 'calc',
+      shape: 'table',
       rules: [
         {
           file,
@@ -34,7 +34,7 @@ test('calc.cell_value → check_cell eq / approx:<tol>; regex and dates are refu
     },
   );
   const eq = mapCheck({ kind: 'calc.cell_value', file, sheet: 'S', cell: 'A1', value: 'Total' });
-  assert.ok(eq.ok && eq.app === 'calc' && JSON.stringify(eq.rules[0]?.rule).includes('"method":"eq"'));
+  assert.ok(eq.ok && eq.shape === 'table' && JSON.stringify(eq.rules[0]?.rule).includes('"method":"eq"'));
   assert.equal(mapCheck({ kind: 'calc.cell_value', file, sheet: 'S', cell: 'A1', matches: '^x' }).ok, false);
   assert.equal(
     mapCheck({ kind: 'calc.cell_value', file, sheet: 'S', cell: 'A1', value: '2024-01-31' }).ok,
@@ -53,7 +53,7 @@ test('calc.range_values → one check_cell per cell', () => {
       [null, 2],
     ],
   });
-  assert.ok(m.ok && m.app === 'calc');
+  assert.ok(m.ok && m.shape === 'table');
   assert.deepEqual(
     m.rules.map((r) => r.rule.coordinate),
     ['B2', 'C2', 'B3', 'C3'],
@@ -68,7 +68,7 @@ test("calc.sheet_names compares with the gold workbook; calc.freeze is the check
   const names = mapCheck({ kind: 'calc.sheet_names', file, names: ['A', 'B'] });
   assert.ok(
     names.ok &&
-      names.app === 'calc' &&
+      names.shape === 'table' &&
       names.rules[0]?.needsGold &&
       names.rules[0].rule.type === 'sheet_name',
   );
@@ -82,8 +82,13 @@ test('thunderbird.pref → check_thunderbird_prefs; presence-only and profile-le
     mapCheck({ kind: 'thunderbird.pref', file: '.thunderbird/p', name: 'mail.x', value: true }),
     {
       ok: true,
-      app: 'thunderbird',
-      prefs: { profile: '.thunderbird/p', name: 'mail.x', value: true },
+      shape: 'expect',
+      expect: {
+        func: 'check_thunderbird_prefs',
+        file: '.thunderbird/p/prefs.js',
+        name: 'mail.x',
+        rule: { method: 'eq', ref: true },
+      },
     },
   );
   assert.equal(mapCheck({ kind: 'thunderbird.pref', file: '.thunderbird/p', name: 'mail.x' }).ok, false);
@@ -92,7 +97,7 @@ test('thunderbird.pref → check_thunderbird_prefs; presence-only and profile-le
 
 test('os.exists / os.absent / os.mode → exact_match over vm_command_line', () => {
   const exists = mapCheck({ kind: 'os.exists', path: 'Work/a b', type: 'dir' });
-  assert.ok(exists.ok && exists.app === 'os');
+  assert.ok(exists.ok && exists.shape === 'call');
   assert.deepEqual(exists.call.result.command, [
     'find',
     '/home/user/Work/a b',
@@ -103,13 +108,13 @@ test('os.exists / os.absent / os.mode → exact_match over vm_command_line', () 
   ]);
   assert.deepEqual(exists.call.expected, { type: 'rule', rules: { expected: 'd' } });
   const absent = mapCheck({ kind: 'os.absent', path: 'x' });
-  assert.ok(absent.ok && absent.app === 'os');
+  assert.ok(absent.ok && absent.shape === 'call');
   assert.deepEqual(absent.call.expected, { type: 'rule', rules: { expected: '' } });
   const mode = mapCheck({ kind: 'os.mode', path: 'run.sh', mode: '0755' });
-  assert.ok(mode.ok && mode.app === 'os');
+  assert.ok(mode.ok && mode.shape === 'call');
   assert.deepEqual(mode.call.expected, { type: 'rule', rules: { expected: '755' } });
   const link = mapCheck({ kind: 'os.symlink_to', path: 'Desktop/data', to: 'shared/data.csv' });
-  assert.ok(link.ok && link.app === 'os');
+  assert.ok(link.ok && link.shape === 'call');
   assert.deepEqual(link.call.result.command, ['readlink', '-f', '-n', '--', '/home/user/Desktop/data']);
   assert.equal(commandProblem(link.call.result.command, false), null, 'pack validate accepts it');
   assert.deepEqual(link.call.expected, { type: 'rule', rules: { expected: '/home/user/shared/data.csv' } });
@@ -129,14 +134,14 @@ const pptx = 'Desktop/deck.pptx';
 
 function comparisons(check: Parameters<typeof mapCheck>[0]): GoldComparison[] {
   const m = mapCheck(check);
-  assert.ok(m.ok && m.app === 'gold', `${check.kind}: ${m.ok ? m.app : m.reason}`);
+  assert.ok(m.ok && m.shape === 'gold', `${check.kind}: ${m.ok ? m.shape : m.reason}`);
   return m.comparisons;
 }
 
 // Text checks do not add compare_docx_tables: with no table changed it scores 1 on the untouched file.
 test('writer.text_present → compare_docx_files (case as the check) against gold', () => {
   assert.deepEqual(comparisons({ kind: 'writer.text_present', file: docx, text: 'Q3', ignoreCase: true }), [
-    { file: docx, app: 'writer', func: 'compare_docx_files', options: { ignore_case: true } },
+    { file: docx, func: 'compare_docx_files', options: { ignore_case: true } },
   ]);
   assert.deepEqual(
     comparisons({ kind: 'writer.text_present', file: docx, text: 'Q3' }).map((c) => c.options),
@@ -153,14 +158,14 @@ test('writer.text_absent → compare_docx_files against gold', () => {
 
 test('writer.text_replaced → case-sensitive compare_docx_files', () => {
   const c = comparisons({ kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' });
-  assert.deepEqual(c, [{ file: docx, app: 'writer', func: 'compare_docx_files', options: {} }]);
+  assert.deepEqual(c, [{ file: docx, func: 'compare_docx_files', options: {} }]);
 });
 
 test('writer.paragraph_count → compare_docx_files paragraph by paragraph, blank ones dropped', () => {
   assert.deepEqual(comparisons({ kind: 'writer.paragraph_count', file: docx, count: 4 }), [
     {
       file: docx,
-      app: 'writer',
+
       func: 'compare_docx_files',
       options: { ignore_blanks: false, delete_empty_lines: true },
     },
@@ -169,14 +174,14 @@ test('writer.paragraph_count → compare_docx_files paragraph by paragraph, blan
 
 test('writer.table → compare_docx_tables', () => {
   assert.deepEqual(comparisons({ kind: 'writer.table', file: docx, rows: 3, cells: [] }), [
-    { file: docx, app: 'writer', func: 'compare_docx_tables', options: {} },
+    { file: docx, func: 'compare_docx_tables', options: {} },
   ]);
 });
 
 test('writer.line_spacing → compare_line_spacing', () => {
   assert.deepEqual(
     comparisons({ kind: 'writer.line_spacing', file: docx, paragraph: 'Intro', lineSpacing: 1.5 }),
-    [{ file: docx, app: 'writer', func: 'compare_line_spacing', options: {} }],
+    [{ file: docx, func: 'compare_line_spacing', options: {} }],
   );
 });
 
@@ -211,11 +216,7 @@ test('impress deck checks → compare_pptx_files against gold, examining only wh
     { kind: 'impress.order', file: pptx, titles: ['A', 'B'] },
     { kind: 'impress.font', file: pptx, slide: 1, target: 'title', bold: true },
   ]) {
-    assert.deepEqual(
-      comparisons(check),
-      [{ file: pptx, app: 'impress', func: 'compare_pptx_files', options }],
-      check.kind,
-    );
+    assert.deepEqual(comparisons(check), [{ file: pptx, func: 'compare_pptx_files', options }], check.kind);
   }
   // Font names and sizes are not examined, so a font check naming one is the checker's.
   for (const font of [{ font: 'Liberation Serif' }, { size: 28 }, { bold: true, size: 28 }])
@@ -229,7 +230,7 @@ test('impress deck checks → compare_pptx_files against gold, examining only wh
 
 test('os.content_equals → exact_match over the base64 of the bytes, "." marking a readable file', () => {
   const m = mapCheck({ kind: 'os.content_equals', path: 'notes/a.txt', content: 'hi\n' });
-  assert.ok(m.ok && m.app === 'os');
+  assert.ok(m.ok && m.shape === 'call');
   assert.equal(m.call.func, 'exact_match');
   assert.deepEqual(m.call.result.command, [
     'sh',
@@ -240,7 +241,7 @@ test('os.content_equals → exact_match over the base64 of the bytes, "." markin
   ]);
   assert.deepEqual(m.call.expected, { type: 'rule', rules: { expected: 'aGkK.' } });
   const empty = mapCheck({ kind: 'os.content_equals', path: 'e', base64: '' });
-  assert.ok(empty.ok && empty.app === 'os');
+  assert.ok(empty.ok && empty.shape === 'call');
   assert.deepEqual(empty.call.expected, { type: 'rule', rules: { expected: '.' } });
   const trimmed = mapCheck({
     kind: 'os.content_equals',
@@ -248,14 +249,14 @@ test('os.content_equals → exact_match over the base64 of the bytes, "." markin
     content: 'x y \n\n',
     ignoreTrailingWhitespace: true,
   });
-  assert.ok(trimmed.ok && trimmed.app === 'os');
+  assert.ok(trimmed.ok && trimmed.shape === 'call');
   assert.equal((trimmed.call.result.command as string[])[0], 'python3');
   assert.deepEqual(trimmed.call.expected, { type: 'rule', rules: { expected: 'eCB5.' } });
 });
 
 test('os.content_matches → check_include_exclude for a plain literal only', () => {
   const m = mapCheck({ kind: 'os.content_matches', path: 'log.txt', pattern: 'status: ok' });
-  assert.ok(m.ok && m.app === 'os');
+  assert.ok(m.ok && m.shape === 'call');
   assert.equal(m.call.func, 'check_include_exclude');
   assert.deepEqual(m.call.result.command, ['cat', '--', '/home/user/log.txt']);
   assert.deepEqual(m.call.expected, { type: 'rule', rules: { include: ['status: ok'], exclude: [] } });
