@@ -1,8 +1,9 @@
-import { OS_MANIFEST_PATH, type OsManifest } from '../preparers/os/manifest.ts';
+import { OS_MANIFEST_PATH, type OsManifest } from '../preparers/home/manifest.ts';
+import { archivedProfileOf, profileArchivePath } from '../preparers/registry.ts';
 import { nodeOutput, nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import type { Context } from '../skills/template.ts';
 import { type BuiltTaskPackage, buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
-import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from './setupSteps.ts';
+import { setupStepsFor } from './setupSteps.ts';
 import type { TaskState } from './taskState.ts';
 import type { TaskRef } from './types.ts';
 import { minhash, paramSignature } from './verify/dedup.ts';
@@ -81,12 +82,13 @@ function guardsOf(initial: boolean[]): { guards?: number[] } {
 export function packageArtifacts(state: TaskState): TaskArtifact[] {
   const out: TaskArtifact[] = [];
   for (const [vmPath, f] of Object.entries(state.initial)) {
-    if (vmPath === OS_MANIFEST_PATH || isProfilePath(vmPath)) continue;
+    if (vmPath === OS_MANIFEST_PATH || archivedProfileOf(vmPath)) continue;
     out.push({ role: 'initial', app: f.app, vmPath, key: f.key, sha256: f.sha256, size: f.size });
   }
   if (state.profileArchive) {
-    const { key, sha256, size } = state.profileArchive;
-    out.push({ role: 'initial', app: 'thunderbird', vmPath: PROFILE_ARCHIVE_PATH, key, sha256, size });
+    const { key, sha256, size, app } = state.profileArchive;
+    const vmPath = profileArchivePath(app);
+    out.push({ role: 'initial', app, vmPath, key, sha256, size });
   }
   for (const [vmPath, ours] of Object.entries(state.solved)) {
     if (vmPath === OS_MANIFEST_PATH || state.initial[vmPath]?.sha256 === ours.sha256) continue;

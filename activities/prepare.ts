@@ -1,15 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { rounds, tasks } from '../infra/db/schema.ts';
+import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/home/manifest.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
-import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
-import { probeCheck } from '../preparers/registry.ts';
+import { appOfPath, archivedProfileOf, probeCheck, profileArchivePath } from '../preparers/registry.ts';
 import type { FileMap } from '../preparers/types.ts';
 import type { Context } from '../skills/template.ts';
 import type { ActivityDeps } from './deps.ts';
 import { acceptTask, type PreparedFields, readForPackaging } from './packageStatements.ts';
 import { dedupSignature, packageFor } from './packageTask.ts';
 import { prepareInMemory } from './prepareCore.ts';
-import { isProfilePath, PROFILE_ARCHIVE_PATH } from './setupSteps.ts';
 import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import {
   contentTypeOf,
@@ -23,7 +22,6 @@ import {
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
 import { isNearDuplicate } from './verify/dedup.ts';
 import { profileArchiveOf } from './verify/exportGate.ts';
-import { appOfPath } from './verify/references.ts';
 
 export type { RubricStats } from './verify/rubricProof.ts';
 
@@ -75,8 +73,8 @@ export function createPrepareStages(deps: ActivityDeps) {
     const archive = profileArchiveOf(p.draft);
     const profileArchive = archive
       ? {
-          ...(await deps.store.putArtifact(archive, contentTypeOf(PROFILE_ARCHIVE_PATH))),
-          app: 'thunderbird' as const,
+          ...(await deps.store.putArtifact(archive.bytes, contentTypeOf(profileArchivePath(archive.app)))),
+          app: archive.app,
         }
       : undefined;
     const office = [...Object.keys(initial), ...Object.keys(solved)].some(
@@ -85,7 +83,7 @@ export function createPrepareStages(deps: ActivityDeps) {
     // Only what a later stage reads back is written: a package refers to neither the OS manifest
     // (kept in the state) nor the initial profile's files (the archive); the office queue reads all.
     const readBack = (role: 'initial' | 'solved', path: string) =>
-      office || (path !== OS_MANIFEST_PATH && !(role === 'initial' && isProfilePath(path)));
+      office || (path !== OS_MANIFEST_PATH && !(role === 'initial' && archivedProfileOf(path)));
     const state: TaskState = {
       ...p.fields,
       // Unchanged files have the same content key in both states: the store writes each key once.

@@ -1,6 +1,6 @@
-import { OS_MANIFEST_PATH } from '../preparers/os/manifest.ts';
+import { OS_MANIFEST_PATH } from '../preparers/home/manifest.ts';
 import { assertSafeRelativePath } from '../preparers/paths.ts';
-import { applyEdits, PreparerInputError, preparers } from '../preparers/registry.ts';
+import { applyEdits, appOfPath, PreparerInputError, preparers } from '../preparers/registry.ts';
 import { withSandboxScope } from '../preparers/sandbox/workerPool.ts';
 import { untrustedPathProblems, untrustedPrepareProblems } from '../preparers/sensitivePaths.ts';
 import type { AppId, FileMap, ProbeResult } from '../preparers/types.ts';
@@ -10,7 +10,7 @@ import { type Context, TemplateError } from '../skills/template.ts';
 import type { NodeRun } from './taskRecords.ts';
 import { draftTask, exportGate, type GateTask, type GateTaskFields } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
-import { appOfPath, referenceProblems } from './verify/references.ts';
+import { referenceProblems } from './verify/references.ts';
 import { proveRubric, type RubricStats } from './verify/rubricProof.ts';
 
 export type PreparedTask =
@@ -69,7 +69,9 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
   try {
     m = await materializeTask(spec, ctx);
     for (const p of m.prepares) {
-      if (p.app !== 'thunderbird') assertSafeRelativePath(p.target, `prepare ${p.nodeId} target`);
+      // A profile app's target is the profile's name, which its own build validates.
+      if (!preparers[p.app].profile?.targetIsName)
+        assertSafeRelativePath(p.target, `prepare ${p.nodeId} target`);
     }
   } catch (err) {
     if (err instanceof PreparerInputError || err instanceof TemplateError || err instanceof Error) {

@@ -1,16 +1,12 @@
-import type { OsManifest } from '../preparers/os/manifest.ts';
-import { preparers } from '../preparers/registry.ts';
+import type { OsManifest } from '../preparers/home/manifest.ts';
+import { isProfileArchivePath, preparers } from '../preparers/registry.ts';
 import type { SetupStep, TaskArtifact } from '../taskpack/taskPackage.ts';
 import type { TaskState } from './taskState.ts';
 
-/** Where the packed Thunderbird profile is downloaded to before it is unpacked into ~/. */
-export const PROFILE_ARCHIVE_PATH = '.cache/cua-forge/thunderbird-profile.tar.gz';
-export const isProfilePath = (path: string) => path.startsWith('.thunderbird/');
-
 /**
- * Typed setup steps from a task state: download the initial files (the Thunderbird profile as one
+ * Typed setup steps from a task state: download the initial files (an app's profile as one
  * archive, unpacked into ~), recreate directories and modes from the OS manifest, open the
- * documents that should be open, launch Thunderbird when a profile is part of the task.
+ * documents that should be open, start what each app's staging launches.
  */
 export function setupStepsFor(
   state: TaskState,
@@ -25,9 +21,8 @@ export function setupStepsFor(
     .filter((a) => a.role === 'initial')
     .map((a) => ({ artifactKey: a.key, sha256: a.sha256, vmPath: a.vmPath }));
   if (downloads.length > 0) steps.push({ type: 'download', files: downloads });
-  if (downloads.some((d) => d.vmPath === PROFILE_ARCHIVE_PATH)) {
-    steps.push({ type: 'extract', archiveVmPath: PROFILE_ARCHIVE_PATH, into: '~' });
-  }
+  for (const d of downloads)
+    if (isProfileArchivePath(d.vmPath)) steps.push({ type: 'extract', archiveVmPath: d.vmPath, into: '~' });
   for (const e of manifest.entries) {
     if (e.mode && e.type !== 'symlink') steps.push({ type: 'chmod', vmPath: e.path, mode: e.mode });
   }

@@ -1,5 +1,5 @@
 import { ObjectStore } from '../infra/objectStore.ts';
-import type { OsManifest } from '../preparers/os/manifest.ts';
+import type { OsManifest } from '../preparers/home/manifest.ts';
 import type { AppId, FileMap } from '../preparers/types.ts';
 import type { Context } from '../skills/template.ts';
 

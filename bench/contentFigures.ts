@@ -6,7 +6,7 @@
  *   npx tsx bench/contentFigures.ts [tasksPerSkill=3] [roundSeed=20250601] [skillGlob]
  */
 import { contentFigures, fileText, type TaskContent } from '../app/contentFigures.ts';
-import { OS_MANIFEST_PATH } from '../preparers/os/manifest.ts';
+import { OS_MANIFEST_PATH } from '../preparers/home/manifest.ts';
 import { preparers } from '../preparers/registry.ts';
 import { LEVELS, levelFor } from '../skills/levels.ts';
 import { loadSkillLibrary } from '../skills/load.ts';

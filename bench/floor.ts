@@ -21,7 +21,7 @@ import { OfflineHintRegistry } from '../llm/offline/hints.ts';
 import { offlineCall } from '../llm/offline/server.ts';
 import { requestHash } from '../llm/requestHash.ts';
 import { closeOffice, configureOffice } from '../preparers/office/index.ts';
-import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/os/manifest.ts';
+import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/home/manifest.ts';
 import type { FileMap } from '../preparers/types.ts';
 import { DEFAULT_LEVEL_MIX, levelFor } from '../skills/levels.ts';
 import { type LoadedSpec, readSkillLibrary } from '../skills/load.ts';

@@ -59,3 +59,17 @@ export function parentDirs(path: string): string[] {
   for (let i = 1; i < segments.length; i++) parents.push(segments.slice(0, i).join('/'));
   return parents;
 }
+
+/** Home-relative path a symlink at `link` points to, or undefined when it leaves home. */
+export function resolveLinkTarget(link: string, target: string): string | undefined {
+  if (target.startsWith('/')) return undefined;
+  const segments = link.split('/').slice(0, -1);
+  for (const segment of target.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length === 0) return undefined;
+      segments.pop();
+    } else segments.push(segment);
+  }
+  return segments.length === 0 ? undefined : segments.join('/');
+}

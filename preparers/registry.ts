@@ -3,7 +3,14 @@ import { impressPreparer } from './impress/index.ts';
 import { stripXmlInvalidDeep } from './ooxml/xmlChars.ts';
 import { osPreparer } from './os/index.ts';
 import { thunderbirdPreparer } from './thunderbird/index.ts';
-import type { AppId, FileMap, Preparer, ProbeResult } from './types.ts';
+import {
+  APPS,
+  type AppId,
+  type ArchivedProfile,
+  type FileMap,
+  type Preparer,
+  type ProbeResult,
+} from './types.ts';
 import { writerPreparer } from './writer/index.ts';
 
 /** Routes doc specs, edits (`op: "<app>.…"`) and checks (`kind: "<app>.…"`) to their app's preparer. */
@@ -15,6 +22,57 @@ export const preparers: Record<AppId, Preparer> = {
   os: osPreparer as unknown as Preparer,
 };
 
+/** The app that takes the files no other app claims (`Preparer.owns`). */
+const FILES_APP: AppId = 'os';
+
+/** The app a home-relative file belongs to: the first whose `owns` claims it, else the files app. */
+export function appOfPath(path: string): AppId {
+  return APPS.find((app) => preparers[app].owns?.(path)) ?? FILES_APP;
+}
+
+/** The archived profile a home-relative file belongs to, with its app, if one holds it. */
+export function archivedProfileOf(path: string): { app: AppId; profile: ArchivedProfile } | undefined {
+  for (const app of APPS) {
+    const profile = preparers[app].profile;
+    if (profile && path.startsWith(`${profile.root}/`)) return { app, profile };
+  }
+  return undefined;
+}
+
+/** Whether a download at `vmPath` is an archived profile the setup unpacks into ~. */
+export const isProfileArchivePath = (vmPath: string) =>
+  APPS.some((app) => preparers[app].profile?.archivePath === vmPath);
+
+/** Where the app's archived profile is downloaded to in the VM. */
+export function profileArchivePath(app: AppId): string {
+  const profile = preparers[app].profile;
+  if (!profile) throw new Error(`${app} keeps no archived profile`);
+  return profile.archivePath;
+}
+
+/**
+ * The initial profile files of a task packed as their app's one archive, or undefined when the task
+ * has none. A task holds one archived profile at most (its state has one archive slot).
+ */
+export async function packArchivedProfile(
+  initial: FileMap,
+): Promise<{ app: AppId; archivePath: string; bytes: Uint8Array } | undefined> {
+  const byApp = new Map<AppId, FileMap>();
+  for (const [path, bytes] of Object.entries(initial)) {
+    const owner = archivedProfileOf(path);
+    if (owner) byApp.set(owner.app, { ...byApp.get(owner.app), [path]: bytes });
+  }
+  if (byApp.size > 1)
+    throw new PreparerInputError(
+      `a task holds profiles of ${[...byApp.keys()].join(' and ')}; at most one is supported`,
+    );
+  const [entry] = byApp;
+  if (!entry) return undefined;
+  const [app, files] = entry;
+  const profile = preparers[app].profile!;
+  return { app, archivePath: profile.archivePath, bytes: await profile.pack(files) };
+}
+
 export class PreparerInputError extends Error {
   override name = 'PreparerInputError';
 }
@@ -22,7 +80,7 @@ export class PreparerInputError extends Error {
 export function appOf(kindOrOp: string): AppId {
   const app = kindOrOp.split('.')[0] as AppId;
   if (!(app in preparers))
-    throw new PreparerInputError(`"${kindOrOp}" names no known app (calc, writer, impress, thunderbird, os)`);
+    throw new PreparerInputError(`"${kindOrOp}" names no known app (${APPS.join(', ')})`);
   return app;
 }
 

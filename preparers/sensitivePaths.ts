@@ -1,4 +1,4 @@
-import { OS_MANIFEST_PATH, osManifestOf } from './os/manifest.ts';
+import { OS_MANIFEST_PATH, osManifestOf } from './home/manifest.ts';
 import { profileProblem, profileRoots } from './profiles/gate.ts';
 import { preparers } from './registry.ts';
 import type { AppId, FileMap, ProfileEntry } from './types.ts';

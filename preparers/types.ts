@@ -129,6 +129,38 @@ export interface Preparer<
   profilePolicy?: ProfilePolicy;
   /** Whether a (raw, unrendered) check or edit of this app runs a spec-written regular expression. */
   usesRegex?(item: Record<string, unknown>): boolean;
+  /**
+   * Whether a home-relative file belongs to this app (its documents by extension, its profile by
+   * place): which app a file the rubric or the oracle names is stored and checked as. The files app
+   * (`os`) takes what no other app claims.
+   */
+  owns?(path: string): boolean;
+  /** A profile the setup unpacks from one archive (its many small files travel as one download). */
+  profile?: ArchivedProfile;
+  /** How the instruction checks (activities/verify/instruction.ts) read an instruction for this app. */
+  instruction?: InstructionRules;
+}
+
+export interface ArchivedProfile {
+  /** The home-relative directory every file of the profile lives under, e.g. `.thunderbird`. */
+  root: string;
+  /** Where the packed profile is downloaded in the VM before the setup unpacks it into ~. */
+  archivePath: string;
+  /** The profile's files (all under `root`) as a deterministic tar.gz unpacked with `tar -xzf … -C ~`. */
+  pack(files: FileMap): Promise<Uint8Array>;
+  /** A prepare node's `target` names the profile inside `root` (validated by `build`), not a path. */
+  targetIsName: boolean;
+}
+
+export interface InstructionRules {
+  /**
+   * For an app whose state is not one file: words an instruction uses to point at the app when it
+   * is not open at the start (mail, inbox, …), and the app's name for the problem message. Without
+   * it the instruction must name the prepared file.
+   */
+  mentions?: { pattern: RegExp; name: string };
+  /** Per check kind, the fields whose string values the agent has to produce exactly. */
+  literalFields?: Record<string, string[]>;
 }
 
 export interface AppStaging {
@@ -136,6 +168,8 @@ export interface AppStaging {
   osworldDomain: string;
   /** Programs started after the files are in place (Thunderbird opens its profile). */
   launch: string[][];
+  /** Further commands a skill spec may ask the setup to start for this app (`launch:`); nothing else can be started. */
+  launchers?: string[][];
   /**
    * For document apps: the suffix of the window title, e.g. "LibreOffice Calc". Its documents are
    * opened at setup when the skill asks, and saved (focus "<file> - <suffix>", ctrl+s) before evaluation.

@@ -158,7 +158,7 @@ export const nodeSchema = z.union([
       prepare: z
         .object({
           app: z.enum(APPS),
-          target: z.string().min(1).describe('home-relative file path (or profile name for thunderbird)'),
+          target: z.string().min(1).describe("home-relative file path (or the profile's name, for an app whose target is its profile)"),
           doc: templated,
           open: z.boolean().default(true).describe('open this file when the task starts'),
         })

@@ -1,7 +1,7 @@
 import jsonata from 'jsonata';
 import { preparers } from '../preparers/registry.ts';
 import { untrustedEntryProblem } from '../preparers/sensitivePaths.ts';
-import type { NamedPath } from '../preparers/types.ts';
+import { APPS, type NamedPath } from '../preparers/types.ts';
 import type { SkillSpec } from './schema.ts';
 import { unmarkScope } from './template.ts';
 
@@ -13,17 +13,10 @@ import { unmarkScope } from './template.ts';
  * define JSONata functions that could recurse (the only way to loop). Paths computed from templates are checked again
  * when the task is built (activities/prepare.ts).
  */
-export const APP_LAUNCHERS: readonly (readonly string[])[] = [
-  ['libreoffice', '--calc'],
-  ['libreoffice', '--writer'],
-  ['libreoffice', '--impress'],
-  ['soffice', '--calc'],
-  ['soffice', '--writer'],
-  ['soffice', '--impress'],
-  ['thunderbird'],
-  ['nautilus'],
-  ['gnome-terminal'],
-];
+export const APP_LAUNCHERS: readonly (readonly string[])[] = APPS.flatMap((app) => [
+  ...preparers[app].staging.launch,
+  ...(preparers[app].staging.launchers ?? []),
+]);
 
 const TEMPLATE = /\{\{\s*([\s\S]+?)\s*\}\}/g;
 

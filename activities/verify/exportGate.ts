@@ -20,15 +20,14 @@ import {
   SYSTEM_PYTHON,
 } from '../../preparers/checker/runner.ts';
 import { jsonEqual } from '../../preparers/deepEqual.ts';
-import { materializeHome } from '../../preparers/os/home.ts';
-import { osManifestOf } from '../../preparers/os/manifest.ts';
-import { packProfile } from '../../preparers/thunderbird/index.ts';
+import { osManifestOf } from '../../preparers/home/manifest.ts';
+import { materializeHome } from '../../preparers/home/materialize.ts';
+import { packArchivedProfile } from '../../preparers/registry.ts';
 import type { AppId, FileMap, ProbeResult } from '../../preparers/types.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import type { Context } from '../../skills/template.ts';
 import { parseTaskPackage } from '../../taskpack/taskPackage.ts';
 import { packageFor } from '../packageTask.ts';
-import { isProfilePath } from '../setupSteps.ts';
 import type { StoredFile, TaskState } from '../taskState.ts';
 
 /** A state the exported task is graded on, with what the TypeScript probes said of every check. */
@@ -50,10 +49,11 @@ export interface GateTask {
   bytes: Map<string, Uint8Array>;
 }
 
-/** The packed Thunderbird profile of a draft, when the task has one. */
-export function profileArchiveOf(task: GateTask): Uint8Array | undefined {
+/** The packed profile archive of a draft, when the task has one. */
+export function profileArchiveOf(task: GateTask): { app: AppId; bytes: Uint8Array } | undefined {
   const ref = task.state.profileArchive;
-  return ref ? task.bytes.get(ref.key) : undefined;
+  const bytes = ref && task.bytes.get(ref.key);
+  return ref && bytes ? { app: ref.app, bytes } : undefined;
 }
 
 export type GateResult = { ok: true; states: number } | { ok: false; detail: string };
@@ -87,13 +87,12 @@ export async function draftTask(a: {
     }
     return out;
   };
-  const profile = Object.fromEntries(Object.entries(a.initial).filter(([p]) => isProfilePath(p)));
+  const profile = await packArchivedProfile(a.initial);
   let profileArchive: StoredFile | undefined;
-  if (Object.keys(profile).length > 0) {
-    const archive = await packProfile(profile);
-    const d = ObjectStore.describeArtifact(archive);
-    bytes.set(d.key, archive);
-    profileArchive = { ...d, app: 'thunderbird' };
+  if (profile) {
+    const d = ObjectStore.describeArtifact(profile.bytes);
+    bytes.set(d.key, profile.bytes);
+    profileArchive = { ...d, app: profile.app };
   }
   const state: TaskState = {
     ...a.fields,

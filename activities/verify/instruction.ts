@@ -1,8 +1,12 @@
+import { preparers } from '../../preparers/registry.ts';
+import { APPS, type AppId } from '../../preparers/types.ts';
+
 /**
  * Instruction checks that do not depend on the judge: a permissive judge model once accepted a
  * 5,000-character string of one letter, and the offline judge reads no meaning at all. Each rule
  * returns the first problem it finds; the task is rejected as `instruction_invalid` naming the rule.
  */
+
 export type InstructionRule = 'prose' | 'leftovers' | 'names_file' | 'cell_address' | 'self_sufficient';
 
 export interface InstructionProblem {
@@ -77,9 +81,11 @@ export function namesFileProblem(input: InstructionInput): string | undefined {
   const text = norm(input.instruction);
   for (const p of input.prepares) {
     if (p.open) continue;
-    if (p.app === 'thunderbird') {
-      if (!/thunderbird|e-?mail|mail|message|inbox|draft|address book/.test(text))
-        return 'Thunderbird is not open at the start, and the instruction does not mention it or any mail';
+    // An app whose state is not one file (a mail profile) is pointed at by what it holds.
+    const mentions = preparers[p.app as AppId]?.instruction?.mentions;
+    if (mentions) {
+      if (!mentions.pattern.test(text))
+        return `${mentions.name} is not open at the start, and the instruction does not mention it or what it holds`;
       continue;
     }
     if (p.target === 'home' || p.target === '' || p.target === '.') continue;
@@ -126,32 +132,11 @@ export function cellAddressProblem(input: InstructionInput): string | undefined 
   return undefined;
 }
 
-/** Fields whose string values the agent has to produce exactly (text to type, names, folders). */
-const LITERAL_FIELDS: Record<string, string[]> = {
-  'calc.cell_value': ['value'],
-  'calc.chart': ['title'],
-  'calc.sheet_exists': ['sheet'],
-  'calc.sheet_names': ['names'],
-  'impress.notes': ['text'],
-  'impress.slide_title': ['text'],
-  'impress.slide_body': ['bullets'],
-  'impress.table': ['cells'],
-  'os.exists': ['path'],
-  'os.tree': ['entries'],
-  'os.archive_contains': ['entries'],
-  'thunderbird.contact_exists': ['name', 'email'],
-  'thunderbird.draft': ['subject', 'to', 'bodyContains', 'attachment'],
-  'thunderbird.filter_rule': ['name', 'value', 'folder', 'tag'],
-  'thunderbird.folder_exists': ['folder'],
-  'thunderbird.identity_signature': ['contains', 'email'],
-  'thunderbird.message_in_folder': ['folder'],
-  'thunderbird.message_state': ['tag'],
-  'writer.header_text': ['text'],
-  'writer.footer_text': ['text'],
-  'writer.text_present': ['text'],
-  'writer.text_replaced': ['new'],
-  'writer.table': ['cells'],
-};
+/** Fields whose string values the agent has to produce exactly (text to type, names, folders), per check kind. */
+const LITERAL_FIELDS: Record<string, string[]> = Object.assign(
+  {},
+  ...APPS.map((app) => preparers[app].instruction?.literalFields ?? {}),
+);
 
 function stringsOf(v: unknown, out: string[]): string[] {
   if (typeof v === 'string') out.push(v);

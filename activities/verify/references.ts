@@ -1,13 +1,8 @@
-import { osManifestOf } from '../../preparers/os/manifest.ts';
+import { osManifestOf } from '../../preparers/home/manifest.ts';
+import { appOfPath, preparers } from '../../preparers/registry.ts';
 import type { AppId, FileMap } from '../../preparers/types.ts';
 
-const EXTENSION_APP: Record<string, AppId> = { xlsx: 'calc', docx: 'writer', pptx: 'impress' };
 const EXTENSION = /\.(?:xlsx|docx|pptx|csv|txt|md|json|pdf|zip|tar\.gz|log|conf|ini|sh|py)\b/gi;
-
-export function appOfPath(path: string): AppId {
-  if (path.startsWith('.thunderbird/')) return 'thunderbird';
-  return EXTENSION_APP[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'os';
-}
 
 /**
  * Verification step 1: every file the rubric names exists (in the solved state: a check may name
@@ -31,7 +26,8 @@ export function referenceProblems(
       problems.push(`check ${check.kind} names ${check.file}, which no prepare or oracle edit produces`);
     }
     const fileApp = appOfPath(check.file);
-    if ((app === 'calc' || app === 'writer' || app === 'impress') && fileApp !== app) {
+    // A document app's checks read its own documents only.
+    if (preparers[app]?.staging.documentWindow && fileApp !== app) {
       problems.push(`check ${check.kind} names ${check.file}, which is not a ${app} file`);
     }
   }

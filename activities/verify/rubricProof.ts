@@ -1,4 +1,4 @@
-import { OS_MANIFEST_PATH } from '../../preparers/os/manifest.ts';
+import { OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap, ProbeResult } from '../../preparers/types.ts';
 import type { MaterializedTask } from '../../skills/run/materialize.ts';

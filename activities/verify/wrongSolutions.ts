@@ -2,7 +2,7 @@ import JSZip from 'jszip';
 import { jsonEqual } from '../../preparers/deepEqual.ts';
 import { officeFormatOf } from '../../preparers/office/formats.ts';
 import { applyEdits, appOf, preparers } from '../../preparers/registry.ts';
-import type { FileMap } from '../../preparers/types.ts';
+import type { AppId, FileMap } from '../../preparers/types.ts';
 
 /**
  * Wrong solutions: states a careless agent could leave, each of which the rubric must fail. The
@@ -51,7 +51,8 @@ function withoutTargets(files: FileMap, targets: { app: string; target: string }
   const out: FileMap = { ...files };
   let any = false;
   for (const { app, target } of targets) {
-    if (app === 'thunderbird') continue;
+    // A profile is not a file a person would delete to start over.
+    if (preparers[app as AppId].profile?.targetIsName) continue;
     for (const path of Object.keys(out)) {
       if (path === target || path.startsWith(`${target}/`)) {
         delete out[path];

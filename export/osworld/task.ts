@@ -1,5 +1,5 @@
 import { canonicalJsonLine } from '../../infra/canonicalJson.ts';
-import { resolveLinkTarget } from '../../preparers/os/state.ts';
+import { resolveLinkTarget } from '../../preparers/paths.ts';
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
 import { packageRevision } from '../../taskpack/revision.ts';

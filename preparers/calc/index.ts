@@ -30,7 +30,20 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   staging: {
     osworldDomain: 'libreoffice_calc',
     launch: [],
+    launchers: [
+      ['libreoffice', '--calc'],
+      ['soffice', '--calc'],
+    ],
     documentWindow: 'LibreOffice Calc',
+  },
+  owns: (path) => path.toLowerCase().endsWith('.xlsx'),
+  instruction: {
+    literalFields: {
+      'calc.cell_value': ['value'],
+      'calc.chart': ['title'],
+      'calc.sheet_exists': ['sheet'],
+      'calc.sheet_names': ['names'],
+    },
   },
   namedPaths: documentNamedPaths,
   profilePolicy: officeProfilePolicy,

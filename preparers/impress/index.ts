@@ -38,7 +38,20 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   staging: {
     osworldDomain: 'libreoffice_impress',
     launch: [],
+    launchers: [
+      ['libreoffice', '--impress'],
+      ['soffice', '--impress'],
+    ],
     documentWindow: 'LibreOffice Impress',
+  },
+  owns: (path) => path.toLowerCase().endsWith('.pptx'),
+  instruction: {
+    literalFields: {
+      'impress.notes': ['text'],
+      'impress.slide_title': ['text'],
+      'impress.slide_body': ['bullets'],
+      'impress.table': ['cells'],
+    },
   },
   namedPaths: documentNamedPaths,
   profilePolicy: officeProfilePolicy,

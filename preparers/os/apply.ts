@@ -3,7 +3,8 @@ import { regexReplace, regexTest } from '../sandbox/regex.ts';
 import type { FileMap } from '../types.ts';
 import { createArchive, formatFromName, readArchive } from './archive.ts';
 import { AGENT_REPORT_PATH, type OsEdit, parseMode } from './schema.ts';
-import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree, resolveLinkTarget } from './state.ts';
+import { resolveLinkTarget } from '../paths.ts';
+import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree } from './state.ts';
 
 function contentOf(edit: { content?: string; base64?: string }): Uint8Array {
   const data =

@@ -1,8 +1,8 @@
+import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from '../home/manifest.ts';
 import type { Preparer } from '../types.ts';
 import { applyOs } from './apply.ts';
 import { buildOs } from './build.ts';
 import { osInvariants } from './invariants.ts';
-import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } from './manifest.ts';
 import { osMutants } from './mutants.ts';
 import { osNamedPaths, osUsesRegex } from './namedPaths.ts';
 import { osOsworld } from './osworld.ts';
@@ -49,6 +49,14 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
   staging: {
     osworldDomain: 'os',
     launch: [],
+    launchers: [['nautilus'], ['gnome-terminal']],
+  },
+  instruction: {
+    literalFields: {
+      'os.exists': ['path'],
+      'os.tree': ['entries'],
+      'os.archive_contains': ['entries'],
+    },
   },
   namedPaths: osNamedPaths,
   // No profile of its own: what it may not write (start-up files, every application's

@@ -1,6 +1,7 @@
+import { resolveLinkTarget } from '../paths.ts';
 import { isWithin, parentDirs } from '../paths.ts';
 import type { FileMap } from '../types.ts';
-import { encodeOsManifest, OS_MANIFEST_PATH, osManifestOf, withoutOsManifest } from './manifest.ts';
+import { encodeOsManifest, OS_MANIFEST_PATH, osManifestOf, withoutOsManifest } from '../home/manifest.ts';
 
 export interface Node {
   type: 'file' | 'dir' | 'symlink';
@@ -100,18 +101,4 @@ export class HomeTree {
     files[OS_MANIFEST_PATH] = encodeOsManifest({ version: 1, entries });
     return files;
   }
-}
-
-/** Home-relative path a symlink at `link` points to, or undefined when it leaves home. */
-export function resolveLinkTarget(link: string, target: string): string | undefined {
-  if (target.startsWith('/')) return undefined;
-  const segments = link.split('/').slice(0, -1);
-  for (const segment of target.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (segments.length === 0) return undefined;
-      segments.pop();
-    } else segments.push(segment);
-  }
-  return segments.length === 0 ? undefined : segments.join('/');
 }

@@ -6,7 +6,7 @@ import { thunderbirdMutants } from './mutants.ts';
 import { thunderbirdOsworld } from './osworld.ts';
 import { packProfile } from './pack.ts';
 import { probeThunderbird } from './probe.ts';
-import { locateProfile } from './profileIni.ts';
+import { locateProfile, THUNDERBIRD_DIR } from './profileIni.ts';
 import { thunderbirdNamedPaths, thunderbirdProfilePolicy } from './profilePolicy.ts';
 import { thunderbirdRights } from './rights.ts';
 import {
@@ -66,7 +66,27 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
   staging: {
     osworldDomain: 'thunderbird',
     launch: [['thunderbird']],
+    launchers: [['thunderbird']],
     closeBeforeEvaluation: { windowName: 'Mail.thunderbird', byClass: true },
+  },
+  owns: (path) => path.startsWith(`${THUNDERBIRD_DIR}/`),
+  profile: {
+    root: THUNDERBIRD_DIR,
+    archivePath: '.cache/cua-forge/thunderbird-profile.tar.gz',
+    pack: packProfile,
+    targetIsName: true,
+  },
+  instruction: {
+    mentions: { pattern: /thunderbird|e-?mail|mail|message|inbox|draft|address book/, name: 'Thunderbird' },
+    literalFields: {
+      'thunderbird.contact_exists': ['name', 'email'],
+      'thunderbird.draft': ['subject', 'to', 'bodyContains', 'attachment'],
+      'thunderbird.filter_rule': ['name', 'value', 'folder', 'tag'],
+      'thunderbird.folder_exists': ['folder'],
+      'thunderbird.identity_signature': ['contains', 'email'],
+      'thunderbird.message_in_folder': ['folder'],
+      'thunderbird.message_state': ['tag'],
+    },
   },
   namedPaths: thunderbirdNamedPaths,
   profilePolicy: thunderbirdProfilePolicy,

@@ -51,7 +51,21 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   staging: {
     osworldDomain: 'libreoffice_writer',
     launch: [],
+    launchers: [
+      ['libreoffice', '--writer'],
+      ['soffice', '--writer'],
+    ],
     documentWindow: 'LibreOffice Writer',
+  },
+  owns: (path) => path.toLowerCase().endsWith('.docx'),
+  instruction: {
+    literalFields: {
+      'writer.header_text': ['text'],
+      'writer.footer_text': ['text'],
+      'writer.text_present': ['text'],
+      'writer.text_replaced': ['new'],
+      'writer.table': ['cells'],
+    },
   },
   namedPaths: documentNamedPaths,
   profilePolicy: officeProfilePolicy,

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { draftTask, exportGate } from '../../activities/verify/exportGate.ts';
-import { appOfPath } from '../../activities/verify/references.ts';
 import { ResidentOffice, residentOptions } from '../../preparers/office/index.ts';
-import { probeCheck } from '../../preparers/registry.ts';
+import { appOfPath, probeCheck } from '../../preparers/registry.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import { madeInLibreOffice } from '../support/madeInLibreOffice.ts';

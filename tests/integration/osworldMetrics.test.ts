@@ -11,7 +11,7 @@ import {
   residentOptions,
   roundTripOfficeSettled,
 } from '../../preparers/office/index.ts';
-import { materializeHome } from '../../preparers/os/home.ts';
+import { materializeHome } from '../../preparers/home/materialize.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CheckerRunner } from '../../preparers/checker/runner.ts';
-import { materializeHome } from '../../preparers/os/home.ts';
+import { materializeHome } from '../../preparers/home/materialize.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { Marionette } from '../support/marionette.ts';

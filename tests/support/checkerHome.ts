@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
-export { materializeHome } from '../../preparers/os/home.ts';
+export { materializeHome } from '../../preparers/home/materialize.ts';
 
 import { type CheckerVerdict, SYSTEM_PYTHON } from '../../preparers/checker/runner.ts';
 

@@ -1,10 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { isProfilePath, PROFILE_ARCHIVE_PATH, setupStepsFor } from '../../activities/setupSteps.ts';
+import { setupStepsFor } from '../../activities/setupSteps.ts';
 import type { TaskState } from '../../activities/taskState.ts';
-import { appOfPath } from '../../activities/verify/references.ts';
-import { OS_MANIFEST_PATH, osManifestOf } from '../../preparers/os/manifest.ts';
-import { probeCheck } from '../../preparers/registry.ts';
-import { packProfile } from '../../preparers/thunderbird/pack.ts';
+import { OS_MANIFEST_PATH, osManifestOf } from '../../preparers/home/manifest.ts';
+import { appOfPath, archivedProfileOf, packArchivedProfile, probeCheck } from '../../preparers/registry.ts';
 import { buildTaskPackage, type TaskArtifact, type TaskPackage } from '../../taskpack/taskPackage.ts';
 import type { OfflineTask } from './offlineTasks.ts';
 
@@ -24,14 +22,11 @@ export async function packageOffline(
     bytes.set(key, data);
     artifacts.push({ role, app, vmPath, key, sha256: sha(data), size: data.byteLength });
   };
-  const profile: Record<string, Uint8Array> = {};
   for (const [vmPath, data] of Object.entries(task.initial)) {
-    if (vmPath === OS_MANIFEST_PATH) continue;
-    if (isProfilePath(vmPath)) profile[vmPath] = data;
-    else add('initial', vmPath, data);
+    if (vmPath !== OS_MANIFEST_PATH && !archivedProfileOf(vmPath)) add('initial', vmPath, data);
   }
-  if (Object.keys(profile).length > 0)
-    add('initial', PROFILE_ARCHIVE_PATH, await packProfile(profile), 'thunderbird');
+  const profile = await packArchivedProfile(task.initial);
+  if (profile) add('initial', profile.archivePath, profile.bytes, profile.app);
   for (const [vmPath, data] of Object.entries(task.solved)) {
     if (vmPath === OS_MANIFEST_PATH || (task.initial[vmPath] && sha(task.initial[vmPath]) === sha(data)))
       continue;

@@ -1,6 +1,6 @@
 import { offlineHintSchema } from '../../llm/offline/hints.ts';
 import { answerFor } from '../../llm/offline/server.ts';
-import { OS_MANIFEST_PATH } from '../../preparers/os/manifest.ts';
+import { OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
 import { applyEdits, parseEdit, preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap } from '../../preparers/types.ts';
 import { authorTask, type LlmCaller } from '../../skills/run/author.ts';

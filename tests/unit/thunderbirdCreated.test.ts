@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { genericRights } from '../../activities/verify/rightSolutions.ts';
 import { CheckerRunner } from '../../preparers/checker/runner.ts';
-import { materializeHome } from '../../preparers/os/home.ts';
+import { materializeHome } from '../../preparers/home/materialize.ts';
 import { applyEdits as applyRaw } from '../../preparers/registry.ts';
 import { thunderbirdPreparer as tb } from '../../preparers/thunderbird/index.ts';
 import type { FileMap } from '../../preparers/types.ts';
