@@ -11,6 +11,7 @@ import {
   type Preparer,
   type ProbeResult,
 } from './types.ts';
+import { vlcPreparer } from './vlc/index.ts';
 import { writerPreparer } from './writer/index.ts';
 
 /** Routes doc specs, edits (`op: "<app>.…"`) and checks (`kind: "<app>.…"`) to their app's preparer. */
@@ -20,6 +21,7 @@ export const preparers: Record<AppId, Preparer> = {
   impress: impressPreparer as unknown as Preparer,
   thunderbird: thunderbirdPreparer as unknown as Preparer,
   os: osPreparer as unknown as Preparer,
+  vlc: vlcPreparer as unknown as Preparer,
 };
 
 /** The app that takes the files no other app claims (`Preparer.owns`). */

@@ -18,11 +18,6 @@ const CLOSED: { name: string; roots: string[]; anywhere?: string[]; why: string 
     why: 'extensions, policies and Preferences can load code or change what the browser runs',
   },
   {
-    name: 'VLC',
-    roots: ['.local/share/vlc', '.config/vlc'],
-    why: 'lua/ extensions run on start and vlcrc names modules to load',
-  },
-  {
     name: 'GIMP',
     roots: ['.config/GIMP', '.gimp-2.8', '.gimp-2.10'],
     why: 'plug-ins/ and scripts/ run when GIMP starts',
