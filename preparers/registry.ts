@@ -12,6 +12,7 @@ import {
   type ProbeResult,
 } from './types.ts';
 import { vlcPreparer } from './vlc/index.ts';
+import { vscodePreparer } from './vscode/index.ts';
 import { writerPreparer } from './writer/index.ts';
 
 /** Routes doc specs, edits (`op: "<app>.…"`) and checks (`kind: "<app>.…"`) to their app's preparer. */
@@ -21,6 +22,7 @@ export const preparers: Record<AppId, Preparer> = {
   impress: impressPreparer as unknown as Preparer,
   thunderbird: thunderbirdPreparer as unknown as Preparer,
   os: osPreparer as unknown as Preparer,
+  vscode: vscodePreparer as unknown as Preparer,
   vlc: vlcPreparer as unknown as Preparer,
 };
 

@@ -23,13 +23,6 @@ const CLOSED: { name: string; roots: string[]; anywhere?: string[]; why: string 
     why: 'plug-ins/ and scripts/ run when GIMP starts',
   },
   {
-    name: 'VS Code',
-    roots: ['.config/Code', '.config/VSCodium', '.config/Code - OSS', '.vscode', '.vscode-oss'],
-    // A workspace's .vscode/tasks.json can run a task when the folder is opened.
-    anywhere: ['.vscode'],
-    why: 'tasks.json, extensions and settings such as terminal profiles run programs',
-  },
-  {
     name: 'Mozilla',
     roots: ['.mozilla'],
     why: 'user-scope extension directories are loaded by Firefox and Thunderbird',
