@@ -1,0 +1,62 @@
+import type { FileMap } from '../types.ts';
+import type { GimpEdit } from './schema.ts';
+
+type Mutant = { name: string; edit?: number; edits: GimpEdit[] };
+
+/**
+ * Near misses a GIMP user makes, edit by edit: the other flip, the turn the other way, width and
+ * height swapped, the colour change the wrong way round, the result saved over the original instead
+ * of exported, the export left in the opened file's format.
+ */
+export async function gimpMutants(edits: GimpEdit[], _initial: FileMap): Promise<Mutant[]> {
+  const out: Mutant[] = [];
+  const replace = (i: number, e: GimpEdit) => edits.map((x, k) => (k === i ? e : x));
+  edits.forEach((e, i) => {
+    const at = e.to ?? e.path;
+    if (e.op === 'gimp.flip')
+      out.push({
+        name: `flipped ${e.axis === 'horizontal' ? 'vertically' : 'horizontally'} instead`,
+        edit: i,
+        edits: replace(i, { ...e, axis: e.axis === 'horizontal' ? 'vertical' : 'horizontal' }),
+      });
+    if (e.op === 'gimp.rotate' && e.degrees !== 180)
+      out.push({
+        name: 'turned the other way',
+        edit: i,
+        edits: replace(i, { ...e, degrees: e.degrees === 90 ? 270 : 90 }),
+      });
+    if ((e.op === 'gimp.scale' || e.op === 'gimp.crop') && e.width !== e.height)
+      out.push({
+        name: 'width and height swapped',
+        edit: i,
+        edits: replace(i, { ...e, width: e.height, height: e.width }),
+      });
+    if (e.op === 'gimp.brightness_contrast' && (e.brightness !== 0 || e.contrast !== 0))
+      out.push({
+        name: 'the adjustment the wrong way round',
+        edit: i,
+        edits: replace(i, { ...e, brightness: -e.brightness, contrast: -e.contrast }),
+      });
+    if (e.op === 'gimp.saturation' && e.amount !== 0)
+      out.push({
+        name: 'saturation moved the wrong way',
+        edit: i,
+        edits: replace(i, { ...e, amount: -e.amount }),
+      });
+    if (e.to !== undefined && e.to !== e.path)
+      out.push({
+        name: 'saved over the original instead of exporting',
+        edit: i,
+        edits: replace(i, { ...e, to: undefined, format: undefined }),
+      });
+    const wanted = e.format ?? (/\.png$/i.test(at) ? 'png' : 'jpeg');
+    const opened = /\.png$/i.test(e.path) ? 'png' : 'jpeg';
+    if (wanted !== opened)
+      out.push({
+        name: `written as ${opened.toUpperCase()} under the new name`,
+        edit: i,
+        edits: replace(i, { ...e, format: opened }),
+      });
+  });
+  return out;
+}

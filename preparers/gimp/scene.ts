@@ -1,0 +1,220 @@
+import { blank, hexRgb, type Raster } from './raster.ts';
+
+/**
+ * Deterministic pictures from a small spec: a photo-like landscape, a logo on a flat background, a
+ * scanned page, an application screenshot, a product shot on a plain backdrop. Every scene is
+ * left–right and top–bottom asymmetric, so a flip or a rotation always shows.
+ */
+export const SCENES = ['landscape', 'logo', 'scan', 'screenshot', 'product'] as const;
+export type SceneKind = (typeof SCENES)[number];
+
+export interface SceneSpec {
+  scene: SceneKind;
+  width: number;
+  height: number;
+  seed: number;
+  /** The main colour (sky, logo mark, stamp, accent, product), hex. */
+  accent?: string;
+  /** The flat background of a logo or product shot, hex. */
+  background?: string;
+}
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Rgb = readonly [number, number, number];
+const mix = (a: Rgb, b: Rgb, t: number): Rgb =>
+  [0, 1, 2].map((i) => a[i]! + (b[i]! - a[i]!) * t) as unknown as Rgb;
+
+class Painter {
+  img: Raster;
+  constructor(
+    readonly w: number,
+    readonly h: number,
+    bg: Rgb,
+  ) {
+    this.img = blank(w, h, [...bg.map(Math.round), 255]);
+  }
+  set(x: number, y: number, c: Rgb, alpha = 1) {
+    if (x < 0 || y < 0 || x >= this.w || y >= this.h) return;
+    const o = (y * this.w + x) * 4;
+    for (let i = 0; i < 3; i++)
+      this.img.data[o + i] = Math.round(this.img.data[o + i]! * (1 - alpha) + c[i]! * alpha);
+  }
+  rect(x: number, y: number, w: number, h: number, c: Rgb) {
+    for (let yy = Math.round(y); yy < Math.round(y + h); yy++)
+      for (let xx = Math.round(x); xx < Math.round(x + w); xx++) this.set(xx, yy, c);
+  }
+  disc(cx: number, cy: number, r: number, c: Rgb) {
+    for (let y = Math.floor(cy - r - 1); y <= cy + r + 1; y++)
+      for (let x = Math.floor(cx - r - 1); x <= cx + r + 1; x++) {
+        const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+        if (d < r + 0.5) this.set(x, y, c, Math.min(1, r + 0.5 - d));
+      }
+  }
+  triangle(cx: number, top: number, half: number, height: number, c: Rgb) {
+    for (let y = Math.floor(top); y < top + height; y++) {
+      const span = (half * (y - top)) / height;
+      for (let x = Math.floor(cx - span); x <= cx + span; x++) this.set(x, y, c);
+    }
+  }
+}
+
+function landscape(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
+  const { w, h } = p;
+  const skyTop = mix(accent, [20, 40, 90], 0.5);
+  const skyLow: Rgb = [250, 214, 165];
+  const horizon = Math.round(h * (0.45 + r() * 0.1));
+  for (let y = 0; y < horizon; y++) p.rect(0, y, w, 1, mix(skyTop, skyLow, y / horizon));
+  p.disc(w * (0.68 + r() * 0.15), horizon * (0.35 + r() * 0.2), Math.min(w, h) * 0.07, [255, 236, 170]);
+  const hills: Rgb[] = [
+    [96, 130, 92],
+    [64, 104, 66],
+    [40, 76, 48],
+  ];
+  hills.forEach((c, k) => {
+    const base = horizon + (k * (h - horizon)) / 4;
+    const amp = h * (0.08 - k * 0.015);
+    const freq = (1.5 + r() * 2) / w;
+    const phase = r() * 6.28;
+    for (let x = 0; x < w; x++) {
+      const top = base - amp * (0.6 + 0.4 * Math.sin(x * freq * 6.28 + phase)) - amp * 0.4 * (x / w);
+      p.rect(x, top, 1, h - top, c);
+    }
+  });
+  const lake = Math.round(h * 0.82);
+  for (let y = lake; y < h; y++)
+    p.rect(0, y, w * 0.55, 1, mix([70, 110, 150], [40, 70, 110], (y - lake) / (h - lake)));
+  const trees = 5 + Math.floor(r() * 5);
+  for (let i = 0; i < trees; i++) {
+    const x = w * (0.6 + r() * 0.38);
+    const th = h * (0.12 + r() * 0.1);
+    const top = h * 0.7 - th + r() * h * 0.1;
+    p.rect(x - 2, top + th, 4, h * 0.04, [70, 50, 35]);
+    p.triangle(x, top, th * 0.35, th, [28 + i * 3, 70, 40]);
+  }
+  // Film grain: a photo is never flat.
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const o = (y * w + x) * 4;
+      const n = Math.round((r() - 0.5) * 8);
+      for (let i = 0; i < 3; i++) p.img.data[o + i] = Math.max(0, Math.min(255, p.img.data[o + i]! + n));
+    }
+}
+
+function logo(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
+  const { w, h } = p;
+  const s = Math.min(w, h);
+  const cx = w * 0.22;
+  const cy = h * 0.45;
+  p.disc(cx, cy, s * 0.28, accent);
+  p.disc(cx + s * 0.06, cy - s * 0.05, s * 0.14, [255, 255, 255]);
+  p.triangle(cx - s * 0.05, cy - s * 0.02, s * 0.1, s * 0.18, mix(accent, [0, 0, 0], 0.35));
+  // A word mark as letter blocks of varying widths, and a thin tagline under it.
+  let x = w * 0.45;
+  const letters = 5 + Math.floor(r() * 4);
+  const capH = h * 0.22;
+  for (let i = 0; i < letters && x < w * 0.95; i++) {
+    const lw = s * (0.05 + r() * 0.06);
+    p.rect(x, cy - capH * 0.6, lw, capH, [40, 44, 52]);
+    x += lw + s * 0.025;
+  }
+  p.rect(w * 0.45, cy + capH * 0.6, (x - w * 0.45) * 0.8, h * 0.035, mix(accent, [255, 255, 255], 0.2));
+}
+
+function scan(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
+  const { w, h } = p;
+  const ink: Rgb = [52, 52, 58];
+  const m = w * 0.08;
+  p.rect(m, h * 0.06, w * 0.35, h * 0.035, ink);
+  p.rect(w - m - w * 0.2, h * 0.06, w * 0.2, h * 0.018, [120, 120, 125]);
+  p.rect(w - m - w * 0.16, h * 0.09, w * 0.16, h * 0.018, [120, 120, 125]);
+  const line = Math.max(3, h * 0.012);
+  for (let y = h * 0.16; y < h * 0.78; y += line * 2.6) {
+    if (r() < 0.12) continue;
+    p.rect(m, y, (w - 2 * m) * (0.55 + r() * 0.45), line, [90, 90, 96]);
+  }
+  // A signature and a stamp near the bottom right.
+  for (let x = 0; x < w * 0.22; x++)
+    p.rect(w * 0.6 + x, h * 0.86 + Math.sin(x / (w * 0.012)) * h * 0.012, 2, 2, [20, 40, 110]);
+  p.disc(w * 0.25, h * 0.88, Math.min(w, h) * 0.07, mix(accent, [255, 255, 255], 0.25));
+  p.disc(w * 0.25, h * 0.88, Math.min(w, h) * 0.05, [244, 240, 228]);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const o = (y * w + x) * 4;
+      const n = Math.round((r() - 0.5) * 10 - (x / w) * 6);
+      for (let i = 0; i < 3; i++) p.img.data[o + i] = Math.max(0, Math.min(255, p.img.data[o + i]! + n));
+    }
+}
+
+function screenshot(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
+  const { w, h } = p;
+  p.rect(0, 0, w, h * 0.07, [46, 52, 64]);
+  for (let i = 0; i < 3; i++)
+    p.disc(
+      w - h * 0.035 * (2 * i + 1.4),
+      h * 0.035,
+      h * 0.012,
+      (
+        [
+          [236, 95, 86],
+          [245, 190, 80],
+          [98, 197, 84],
+        ] as const
+      )[i]!,
+    );
+  p.rect(0, h * 0.07, w * 0.22, h * 0.93, [236, 239, 244]);
+  for (let i = 0; i < 7; i++)
+    p.rect(w * 0.02, h * (0.12 + i * 0.07), w * (0.12 + r() * 0.06), h * 0.025, [150, 156, 168]);
+  p.rect(w * 0.02, h * 0.12 - h * 0.012, w * 0.18, h * 0.05, mix(accent, [255, 255, 255], 0.6));
+  const cols = 3;
+  for (let i = 0; i < 6; i++) {
+    const cx = w * 0.25 + (i % cols) * w * 0.25;
+    const cy = h * 0.14 + Math.floor(i / cols) * h * 0.4;
+    p.rect(cx, cy, w * 0.22, h * 0.34, [246, 247, 250]);
+    p.rect(cx, cy, w * 0.22, h * 0.15, mix(accent, [255, 255, 255], 0.2 + r() * 0.5));
+    p.rect(cx + w * 0.015, cy + h * 0.19, w * 0.16, h * 0.02, [70, 74, 84]);
+    p.rect(cx + w * 0.015, cy + h * 0.24, w * 0.12, h * 0.015, [150, 156, 168]);
+  }
+  p.rect(w * 0.84, h * 0.9, w * 0.13, h * 0.06, accent);
+}
+
+function product(p: Painter, r: () => number, accent: Rgb, bg: Rgb) {
+  const { w, h } = p;
+  // A mug: body, handle on one side, a darker band and a lid of steam on the other.
+  const bw = w * 0.3;
+  const bh = h * 0.45;
+  const x = w * (0.3 + r() * 0.08);
+  const y = h * 0.32;
+  p.rect(x, y, bw, bh, accent);
+  p.rect(x, y + bh * 0.25, bw, bh * 0.12, mix(accent, [0, 0, 0], 0.3));
+  p.disc(x + bw / 2, y + bh, bw / 2, accent);
+  p.disc(x + bw + bw * 0.16, y + bh * 0.4, bw * 0.2, accent);
+  p.disc(x + bw + bw * 0.16, y + bh * 0.4, bw * 0.1, bg);
+  p.rect(x - bw * 0.05, y - h * 0.03, bw * 1.1, h * 0.04, mix(accent, [255, 255, 255], 0.4));
+}
+
+/** The picture for a scene spec (opaque RGBA). */
+export function renderScene(spec: SceneSpec): Raster {
+  const r = rng(spec.seed);
+  const accent: Rgb = hexRgb(spec.accent ?? '#3a6ea5');
+  const bgByScene: Record<SceneKind, Rgb> = {
+    landscape: [0, 0, 0],
+    logo: [255, 255, 255],
+    scan: [244, 240, 228],
+    screenshot: [255, 255, 255],
+    product: [255, 255, 255],
+  };
+  const bg = spec.background ? hexRgb(spec.background) : bgByScene[spec.scene];
+  const p = new Painter(spec.width, spec.height, bg);
+  ({ landscape, logo, scan, screenshot, product })[spec.scene](p, r, accent, bg);
+  return p.img;
+}
