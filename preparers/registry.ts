@@ -1,4 +1,5 @@
 import { calcPreparer } from './calc/index.ts';
+import { chromiumPreparer } from './chromium/index.ts';
 import { impressPreparer } from './impress/index.ts';
 import { stripXmlInvalidDeep } from './ooxml/xmlChars.ts';
 import { osPreparer } from './os/index.ts';
@@ -22,6 +23,7 @@ export const preparers: Record<AppId, Preparer> = {
   impress: impressPreparer as unknown as Preparer,
   thunderbird: thunderbirdPreparer as unknown as Preparer,
   os: osPreparer as unknown as Preparer,
+  chromium: chromiumPreparer as unknown as Preparer,
   vscode: vscodePreparer as unknown as Preparer,
   vlc: vlcPreparer as unknown as Preparer,
 };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { OsworldMapper } from './osworld.ts';
 
 /** The applications a task can involve. `os` covers plain files and directories. */
-export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os', 'vscode', 'vlc'] as const;
+export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os', 'chromium', 'vscode', 'vlc'] as const;
 export type AppId = (typeof APPS)[number];
 
 /**

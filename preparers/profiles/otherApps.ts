@@ -8,16 +8,6 @@ import type { ProfilePolicy } from '../types.ts';
  */
 const CLOSED: { name: string; roots: string[]; anywhere?: string[]; why: string }[] = [
   {
-    name: 'Chromium',
-    roots: [
-      '.config/chromium',
-      '.config/google-chrome',
-      '.config/google-chrome-beta',
-      '.config/google-chrome-unstable',
-    ],
-    why: 'extensions, policies and Preferences can load code or change what the browser runs',
-  },
-  {
     name: 'GIMP',
     roots: ['.config/GIMP', '.gimp-2.8', '.gimp-2.10'],
     why: 'plug-ins/ and scripts/ run when GIMP starts',

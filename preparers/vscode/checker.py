@@ -147,9 +147,18 @@ def vscode_setting(env, c):
     actual = scope.get(c['key'])
     if c.get('absent'):
         return not present, {'present': present, 'value': actual}
+    default = c.get('default')
+
+    def merged(v):
+        # VS Code merges an object setting (files.exclude) over its default object, key by key.
+        if isinstance(default, dict) and isinstance(v, dict):
+            out = dict(default)
+            out.update(v)
+            return out
+        return v
     if present:
-        return same_json(actual, c.get('value')), {'value': actual}
-    return 'default' in c and same_json(c['default'], c.get('value')), {'present': False}
+        return same_json(merged(actual), merged(c.get('value'))), {'value': actual}
+    return 'default' in c and same_json(default, merged(c.get('value'))), {'present': False}
 
 
 @kind('vscode.settings_unchanged')

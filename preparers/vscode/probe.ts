@@ -77,8 +77,10 @@ export async function probeVscode(files: FileMap, check: VscodeCheck): Promise<P
       const present = Object.hasOwn(scope, check.key);
       const actual = present ? scope[check.key] : undefined;
       if (check.absent) return { pass: !present, observed: { present, value: actual ?? null } };
-      const effective = present ? actual : check.default;
-      const pass = effective !== undefined && jsonEqual(effective, check.value);
+      // VS Code merges an object setting (files.exclude) over its default object, key by key.
+      const merged = (v: unknown) => (isObj(check.default) && isObj(v) ? { ...check.default, ...v } : v);
+      const effective = present ? merged(actual) : check.default;
+      const pass = effective !== undefined && jsonEqual(effective, merged(check.value));
       return { pass, observed: present ? { value: actual } : { present: false } };
     }
     case 'vscode.settings_unchanged': {

@@ -1,0 +1,57 @@
+import { jsonEqual } from '../deepEqual.ts';
+import type { FileMap } from '../types.ts';
+import { type Entry, entryKey } from './bookmarks.ts';
+import { CHROMIUM_DIR, effectivePref, PREF_PATHS } from './prefs.ts';
+import { ChromiumState, sha256Of } from './probe.ts';
+import type { ChromiumCheck } from './schema.ts';
+import { searchEngineOf } from './searchEngines.ts';
+
+/**
+ * "Nothing else changed" in the profile and the task's files: every setting the oracle left keeps
+ * its value; every bookmark it left stays where it was and the tree holds as many entries as the
+ * oracle's; every history URL it kept stays; the task's pages and files keep their bytes.
+ * New history (the agent browses the pages) and files the agent saves elsewhere are not pinned.
+ */
+export function chromiumInvariants(initial: FileMap, solved: FileMap, files: string[]): ChromiumCheck[] {
+  const before = new ChromiumState(initial);
+  const after = new ChromiumState(solved);
+  const prefs: Record<string, boolean | number | string | string[]> = {};
+  for (const path of PREF_PATHS) {
+    const a = effectivePref(before.prefs(), path);
+    const b = effectivePref(after.prefs(), path);
+    if (jsonEqual(a, b)) prefs[path] = b as boolean | number | string | string[];
+  }
+  const engineBefore = searchEngineOf(before.prefs());
+  const searchEngine = engineBefore === searchEngineOf(after.prefs()) ? engineBefore : undefined;
+
+  const solvedKeys = new Map<string, number>();
+  for (const e of after.entries()) solvedKeys.set(entryKey(e), (solvedKeys.get(entryKey(e)) ?? 0) + 1);
+  const keep: Entry[] = [];
+  for (const e of before.entries()) {
+    const n = solvedKeys.get(entryKey(e)) ?? 0;
+    if (n > 0) {
+      keep.push(e);
+      solvedKeys.set(entryKey(e), n - 1);
+    }
+  }
+  const solvedUrls = new Set(after.history());
+  const history = before.history().filter((u) => solvedUrls.has(u));
+
+  const pinned: Record<string, string> = {};
+  for (const path of files) {
+    if (path === CHROMIUM_DIR || path.startsWith(`${CHROMIUM_DIR}/`)) continue;
+    const a = initial[path];
+    const b = solved[path];
+    if (a !== undefined && b !== undefined && sha256Of(a) === sha256Of(b)) pinned[path] = sha256Of(b);
+  }
+  return [
+    {
+      kind: 'chromium.unchanged',
+      prefs,
+      ...(searchEngine !== undefined ? { searchEngine } : {}),
+      bookmarks: { keep: keep.map((e) => ({ ...e })), count: after.entries().length },
+      history,
+      files: pinned,
+    } as ChromiumCheck,
+  ];
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import { jsonEqual } from '../deepEqual.ts';
+import type { FileMap, ProbeResult } from '../types.ts';
+import { type Entry, entriesOf, entryKey, folderAt, parseBookmarks } from './bookmarks.ts';
+import { historyUrls, ofSite } from './history.ts';
+import { BOOKMARKS, effectivePref, HISTORY, PREFERENCES, type PrefPath, parsePreferences } from './prefs.ts';
+import type { ChromiumCheck } from './schema.ts';
+import { searchEngineOf } from './searchEngines.ts';
+
+export const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Text as the checks compare it: lower case, runs of white space as one space. */
+export const foldText = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+const sameEntry = (a: Entry, b: Entry) => entryKey(a) === entryKey(b);
+
+/** Reads a task state's profile the way Chromium does: absent files are an empty profile. */
+export class ChromiumState {
+  constructor(readonly files: FileMap) {}
+  private cache = new Map<string, unknown>();
+  private memo<T>(key: string, make: () => T): T {
+    if (!this.cache.has(key)) this.cache.set(key, make());
+    return this.cache.get(key) as T;
+  }
+  prefs() {
+    return this.memo('prefs', () => parsePreferences(this.files[PREFERENCES]));
+  }
+  bookmarks() {
+    return this.memo('bookmarks', () => parseBookmarks(this.files[BOOKMARKS]));
+  }
+  entries() {
+    return this.memo('entries', () => entriesOf(this.bookmarks()));
+  }
+  history() {
+    return this.memo('history', () => historyUrls(this.files[HISTORY]));
+  }
+}
+
+export function probeState(state: ChromiumState, check: ChromiumCheck): ProbeResult {
+  switch (check.kind) {
+    case 'chromium.pref': {
+      const value = effectivePref(state.prefs(), check.path);
+      return { pass: jsonEqual(value, check.value), observed: { value } };
+    }
+    case 'chromium.search_engine': {
+      const name = searchEngineOf(state.prefs());
+      return { pass: name === check.name, observed: { name } };
+    }
+    case 'chromium.bookmark': {
+      if (folderAt(state.bookmarks(), check.folder)?.type !== 'folder')
+        return { pass: false, observed: { folder: null } };
+      const here = state.entries().filter((e) => jsonEqual(e.folder, check.folder));
+      const pass = here.some(
+        (e) =>
+          e.type === check.type &&
+          (check.title === undefined || e.title === check.title) &&
+          (check.url === undefined || e.url === check.url),
+      );
+      return { pass, observed: { titles: here.map((e) => e.title) } };
+    }
+    case 'chromium.no_bookmark': {
+      const hits = state
+        .entries()
+        .filter(
+          (e) =>
+            (check.url !== undefined && e.url === check.url) ||
+            (check.title !== undefined && e.title === check.title),
+        );
+      return { pass: hits.length === 0, observed: { count: hits.length } };
+    }
+    case 'chromium.history': {
+      const urls = state.history().filter((u) => ofSite(u, check.site));
+      return { pass: urls.length > 0 === check.present, observed: { urls } };
+    }
+    case 'chromium.file': {
+      const bytes = state.files[check.path];
+      const sha256 = bytes === undefined ? null : sha256Of(bytes);
+      return { pass: sha256 === check.sha256, observed: { sha256 } };
+    }
+    case 'chromium.file_text': {
+      const bytes = state.files[check.path];
+      if (bytes === undefined) return { pass: false, observed: { exists: false } };
+      const text = foldText(Buffer.from(bytes).toString('utf8'));
+      const missing = check.contains.filter((s) => !text.includes(foldText(s)));
+      return { pass: missing.length === 0, observed: { missing } };
+    }
+    case 'chromium.unchanged': {
+      const changed: string[] = [];
+      for (const [path, want] of Object.entries(check.prefs)) {
+        if (!jsonEqual(effectivePref(state.prefs(), path as PrefPath), want)) changed.push(`pref ${path}`);
+      }
+      if (check.searchEngine !== undefined && searchEngineOf(state.prefs()) !== check.searchEngine)
+        changed.push('search engine');
+      if (check.bookmarks !== undefined) {
+        const have = [...state.entries()];
+        for (const keep of check.bookmarks.keep) {
+          const i = have.findIndex((e) => sameEntry(e, keep as Entry));
+          if (i < 0) changed.push(`bookmark ${[...keep.folder, keep.title].join(' › ')}`);
+          else have.splice(i, 1);
+        }
+        if (state.entries().length !== check.bookmarks.count)
+          changed.push(`bookmark count ${state.entries().length}`);
+      }
+      if (check.history !== undefined) {
+        const urls = new Set(state.history());
+        for (const url of check.history) if (!urls.has(url)) changed.push(`history ${url}`);
+      }
+      for (const [path, sha] of Object.entries(check.files)) {
+        const bytes = state.files[path];
+        if (bytes === undefined || sha256Of(bytes) !== sha) changed.push(`file ${path}`);
+      }
+      return { pass: changed.length === 0, observed: { changed } };
+    }
+  }
+}
+
+export async function probeChromium(files: FileMap, check: ChromiumCheck): Promise<ProbeResult> {
+  return probeState(new ChromiumState(files), check);
+}
