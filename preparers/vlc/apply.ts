@@ -24,7 +24,7 @@ async function applyOne(files: FileMap, edit: VlcEdit): Promise<void> {
       return;
     }
     case 'vlc.write_playlist':
-      files[edit.file] = bytes(playlistText(edit.file, edit.items, edit.title));
+      files[edit.file] = bytes(playlistText(edit.file, edit.items, edit.title, edit.relative));
       return;
     case 'vlc.convert': {
       if (edit.start !== undefined && edit.end !== undefined && edit.end <= edit.start)
@@ -56,6 +56,10 @@ async function applyOne(files: FileMap, edit: VlcEdit): Promise<void> {
       files[edit.to] = data;
       return;
     }
+    case 'vlc.copy':
+      if (edit.to in files) throw new Error(`${edit.to} already exists`);
+      files[edit.to] = need(files, edit.from);
+      return;
     case 'vlc.delete': {
       // A folder goes with everything in it (rm -r, or the file manager's delete).
       const under = Object.keys(files).filter((p) => p === edit.file || p.startsWith(`${edit.file}/`));

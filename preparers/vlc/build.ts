@@ -13,8 +13,9 @@ export const BUILDER_PREFS: Record<string, string> = { 'qt-privacy-ask': '0' };
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 
 /** A playlist's text by its extension. */
-export function playlistText(file: string, items: string[], title?: string): string {
-  return /\.xspf$/i.test(file) ? writeXspf(items, title) : writeM3u(items);
+export function playlistText(file: string, items: string[], title?: string, relative = false): string {
+  const base = relative ? file.slice(0, file.lastIndexOf('/') + 1) : undefined;
+  return /\.xspf$/i.test(file) ? writeXspf(items, title, base) : writeM3u(items, base);
 }
 
 /** The vlcrc, the media (ffmpeg, deterministic) and the playlists of the initial state. */

@@ -23,11 +23,24 @@ function encodePath(p: string): string {
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-export function writeXspf(items: string[], title = 'Playlist'): string {
+/**
+ * The path an entry is written with: absolute (as VLC saves), or relative to `base` (the playlist's
+ * folder with its trailing "/") when the media lies below it, "../" steps otherwise.
+ */
+function entryPath(item: string, base: string | undefined): string {
+  if (base === undefined) return HOME_PREFIX + item;
+  const from = base.split('/').filter(Boolean);
+  const to = item.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  return [...from.slice(common).map(() => '..'), ...to.slice(common)].join('/');
+}
+
+export function writeXspf(items: string[], title = 'Playlist', base?: string): string {
   const tracks = items
     .map(
       (item, i) =>
-        `\t\t<track>\n\t\t\t<location>file://${escapeXml(encodePath(HOME_PREFIX + item))}</location>\n` +
+        `\t\t<track>\n\t\t\t<location>${base === undefined ? 'file://' : ''}${escapeXml(encodePath(entryPath(item, base)))}</location>\n` +
         `\t\t\t<extension application="http://www.videolan.org/vlc/playlist/0">\n\t\t\t\t<vlc:id>${i}</vlc:id>\n\t\t\t</extension>\n\t\t</track>\n`,
     )
     .join('');
@@ -40,8 +53,8 @@ export function writeXspf(items: string[], title = 'Playlist'): string {
   );
 }
 
-export function writeM3u(items: string[]): string {
-  return `#EXTM3U\n${items.map((i) => `${HOME_PREFIX}${i}\n`).join('')}`;
+export function writeM3u(items: string[], base?: string): string {
+  return `#EXTM3U\n${items.map((i) => `${entryPath(i, base)}\n`).join('')}`;
 }
 
 /** Joins `.`/`..` segments of a "/"-separated path; undefined when it climbs above its root. */

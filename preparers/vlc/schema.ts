@@ -107,6 +107,12 @@ export const editSchema = z.discriminatedUnion('op', [
       ),
       title: z.string().max(200).optional(),
       items: z.array(path).min(1).max(50),
+      relative: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Entries relative to the playlist's folder (as a hand-written list has them), not absolute.",
+        ),
     })
     .describe('Save a playlist of these media files in this order.'),
   z
@@ -138,6 +144,9 @@ export const editSchema = z.discriminatedUnion('op', [
     .strictObject({ op: z.literal('vlc.move'), from: path, to: path })
     .describe('Move or rename a file (the full new path).'),
   z.strictObject({ op: z.literal('vlc.delete'), file: path }).describe('Delete a file.'),
+  z
+    .strictObject({ op: z.literal('vlc.copy'), from: path, to: path })
+    .describe('Copy a file byte for byte (the full new path).'),
 ]);
 export type VlcEdit = z.infer<typeof editSchema>;
 
