@@ -1,0 +1,178 @@
+/**
+ * What this proves, with the real Chromium (Debian package, /usr/bin/chromium), headless:
+ *  1. Every Chromium skill's initial profile and oracle profile, laid out as the setup lays it out
+ *     (`~/.config/chromium`, the task's pages beside it), is a profile Chromium starts on and exits
+ *     from cleanly (exit status 0) while it loads one of the task's own pages (file://).
+ *  2. Chromium read our files rather than replacing them: it rewrites Bookmarks with its own
+ *     fields (a guid per node) and a checksum that matches the contents, keeps our History rows
+ *     (the page it loaded is added beside them), and keeps every Preferences setting we wrote.
+ *  3. The state we check survives the start: read back after Chromium exits, every rubric check
+ *     and invariant gives the verdict it gave before, with our probes and with the shipped checker.
+ * It does not prove how the GUI shows any of this. Bounded: each Chromium run is killed after 60 s.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
+import { SYSTEM_PYTHON } from '../../preparers/checker/runner.ts';
+import { type BookmarksFile, bookmarksChecksum } from '../../preparers/chromium/bookmarks.ts';
+import { historyUrls } from '../../preparers/chromium/history.ts';
+import {
+  BOOKMARKS,
+  CHROMIUM_DIR,
+  getAt,
+  HISTORY,
+  PREFERENCES,
+  parsePreferences,
+} from '../../preparers/chromium/prefs.ts';
+import { probeCheck } from '../../preparers/registry.ts';
+import type { FileMap } from '../../preparers/types.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { offlineTask } from '../support/offlineTasks.ts';
+import { readHome } from '../support/readHome.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const scratch: string[] = [];
+after(() => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+function layOut(files: FileMap): string {
+  const home = mkdtempSync(path.join(tmpdir(), 'chromium-real-'));
+  scratch.push(home);
+  for (const [rel, bytes] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+    writeFileSync(path.join(home, rel), bytes);
+  }
+  return home;
+}
+
+/** A page of the task to load (its own file:// page), or a blank one written beside the profile. */
+function pageOf(home: string, files: FileMap): string {
+  const page = Object.keys(files).find((p) => !p.startsWith(`${CHROMIUM_DIR}/`) && /\.html?$/.test(p));
+  if (page) return `file://${path.join(home, page)}`;
+  const dir = mkdtempSync(path.join(tmpdir(), 'chromium-page-'));
+  scratch.push(dir);
+  writeFileSync(path.join(dir, 'blank.html'), '<html><head><title>blank</title></head><body></body></html>');
+  return `file://${path.join(dir, 'blank.html')}`;
+}
+
+/** Starts Chromium on the home's profile, loads the page and lets it exit; returns its exit status. */
+function runChromium(home: string, url: string): number | null {
+  const r = spawnSync(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--user-data-dir=${path.join(home, CHROMIUM_DIR)}`,
+      '--dump-dom',
+      url,
+    ],
+    { env: { ...process.env, HOME: home }, timeout: 60_000, encoding: 'utf8', killSignal: 'SIGKILL' },
+  );
+  return r.status;
+}
+
+/** The files of the state after Chromium: the profile files we check and every file outside the profile. */
+function readBack(home: string, before: FileMap): FileMap {
+  const out: FileMap = {};
+  for (const rel of [PREFERENCES, BOOKMARKS, HISTORY]) {
+    try {
+      out[rel] = new Uint8Array(readFileSync(path.join(home, rel)));
+    } catch {}
+  }
+  for (const top of readdirSync(home, { withFileTypes: true })) {
+    if (top.name === '.config') continue;
+    if (top.isDirectory()) Object.assign(out, readHome(home, top.name));
+    else if (top.isFile()) out[top.name] = new Uint8Array(readFileSync(path.join(home, top.name)));
+  }
+  for (const rel of Object.keys(before))
+    if (!(rel in out) && !rel.startsWith(`${CHROMIUM_DIR}/`)) delete out[rel];
+  return out;
+}
+
+function checkerVerdicts(home: string, checks: unknown[]): { pass: boolean; observed: unknown }[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'chromium-check-'));
+  scratch.push(dir);
+  writeFileSync(path.join(dir, 'forge_check.py'), checkerSource().text);
+  writeFileSync(path.join(dir, 'jobs.json'), JSON.stringify([{ home, checks }]));
+  const out = execFileSync(
+    SYSTEM_PYTHON,
+    [path.join(dir, 'forge_check.py'), path.join(dir, 'jobs.json'), '--batch'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  return (JSON.parse(out) as { pass: boolean; observed: unknown }[][])[0]!;
+}
+
+const skills = [...loadSkillLibrary().values()]
+  .map((s) => s.spec)
+  .filter((s) => s.apps.includes('chromium') && s.expected !== 'infeasible');
+
+describe('real Chromium starts on the built profiles and keeps what we check', () => {
+  test('there are Chromium skills to prove', () => assert.ok(skills.length > 0));
+  for (const spec of skills) {
+    test(spec.id, async () => {
+      const task = await offlineTask(spec);
+      const checks = [...task.checks, ...task.invariants];
+      for (const [name, files] of [
+        ['initial', task.initial],
+        ['oracle', task.solved],
+      ] as const) {
+        const want = await Promise.all(checks.map((c) => probeCheck(files, c)));
+        const home = layOut(files);
+        const status = runChromium(home, pageOf(home, files));
+        assert.equal(status, 0, `${name}: Chromium exited with ${status}`);
+
+        const back = readBack(home, files);
+        // Chromium parsed our Bookmarks: it rewrote the file with a guid per node and a checksum of its own.
+        const marks = JSON.parse(Buffer.from(back[BOOKMARKS]!).toString('utf8')) as BookmarksFile;
+        assert.equal(
+          typeof marks.roots.bookmark_bar?.guid,
+          'string',
+          `${name}: Bookmarks not rewritten by Chromium`,
+        );
+        assert.equal(
+          marks.checksum,
+          bookmarksChecksum(marks),
+          `${name}: Chromium's checksum differs from ours`,
+        );
+        // Our History rows are still there (Chromium adds the page it loaded).
+        const urls = new Set(historyUrls(back[HISTORY]));
+        for (const url of historyUrls(files[HISTORY]))
+          assert.ok(urls.has(url), `${name}: history lost ${url}`);
+        // Every setting we wrote is still in Preferences with the same value.
+        const ours = parsePreferences(files[PREFERENCES]);
+        const theirs = parsePreferences(back[PREFERENCES]);
+        const leaves = (o: unknown, prefix: string): string[] =>
+          o !== null && typeof o === 'object' && !Array.isArray(o) && Object.keys(o).length > 0
+            ? Object.entries(o).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k))
+            : [prefix];
+        for (const p of leaves(ours, ''))
+          assert.deepEqual(getAt(theirs, p), getAt(ours, p), `${name}: Chromium changed ${p}`);
+
+        const got = await Promise.all(checks.map((c) => probeCheck(back, c)));
+        assert.deepEqual(
+          got.map((r) => r.pass),
+          want.map((r) => r.pass),
+          `${name}: verdicts changed after Chromium ran: ${JSON.stringify(got.map((r) => r.observed))}`,
+        );
+        const shipped = checkerVerdicts(home, checks);
+        assert.deepEqual(
+          shipped.map((r) => r.pass),
+          want.map((r) => r.pass),
+          `${name}: the checker disagrees after Chromium ran: ${JSON.stringify(shipped.map((r) => r.observed))}`,
+        );
+      }
+    });
+  }
+});
