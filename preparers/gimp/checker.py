@@ -321,6 +321,15 @@ def _gimp_transform(grid, rotate, flip, gray):
     return cur
 
 
+def _gimp_normalize(grid):
+    s = 0
+    for k in range(0, len(grid), 4):
+        s += grid[k] + grid[k + 1] + grid[k + 2]
+    mean = s / ((len(grid) / 4) * 3)
+    f = 128 / mean if mean > 0 else 1
+    return [v if k % 4 == 3 else v * f for k, v in enumerate(grid)]
+
+
 def _gimp_distance(a, b):
     s = 0.0
     worst = 0.0
@@ -389,14 +398,10 @@ def gimp_matches(env, c):
     img = _gimp_pixels(env, c['path'])
     ref = _gimp_pixels(env, c['reference'])
     want = _gimp_transform(_gimp_grid(ref, c.get('crop')), c.get('rotate', 0), c.get('flip'), c.get('gray', False))
-    mean, worst = _gimp_distance(_gimp_grid(img), want)
-    ok = mean <= c.get('tolerance', 10) and worst <= c.get('worst', 64)
-    return ok, {'mean': _gimp_round(mean), 'worst': _gimp_round(worst)}
-
-
-@kind('gimp.like')
-def gimp_like(env, c):
-    mean, worst = _gimp_distance(_gimp_grid(_gimp_pixels(env, c['path'])), c['grid'])
+    got = _gimp_grid(img)
+    if c.get('normalize', False):
+        got, want = _gimp_normalize(got), _gimp_normalize(want)
+    mean, worst = _gimp_distance(got, want)
     ok = mean <= c.get('tolerance', 10) and worst <= c.get('worst', 64)
     return ok, {'mean': _gimp_round(mean), 'worst': _gimp_round(worst)}
 

@@ -128,6 +128,15 @@ export function transformGrid(
   return cur;
 }
 
+/** The grid's colour channels scaled so their mean is 128 (alpha kept): lighter or darker, the same picture. */
+export function normalizeGrid(grid: number[]): number[] {
+  let sum = 0;
+  for (let k = 0; k < grid.length; k += 4) sum += grid[k]! + grid[k + 1]! + grid[k + 2]!;
+  const mean = sum / ((grid.length / 4) * 3);
+  const f = mean > 0 ? 128 / mean : 1;
+  return grid.map((v, k) => (k % 4 === 3 ? v : v * f));
+}
+
 /** Mean and largest absolute difference between two grids. */
 export function gridDistance(a: number[], b: number[]): { mean: number; worst: number } {
   let sum = 0;

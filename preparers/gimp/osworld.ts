@@ -32,10 +32,6 @@ export const gimpOsworld: Record<string, OsworldMapper> = {
     unmapped(
       'check_structure_sim / check_image_mirror compare full-resolution SSIM (≥ 0.9 / ≥ 0.99) of equal-size images; this check compares a 16×16 grid of any size after crop/rotate/flip/grey, so verdicts differ near either threshold',
     ),
-  'gimp.like': () =>
-    unmapped(
-      'check_structure_sim needs the gold image at the same size and uses SSIM ≥ 0.9; this check compares the 16×16 grid with tolerances measured on real GIMP exports',
-    ),
   'gimp.measure': () =>
     unmapped(
       'check_brightness_decrease_and_structure_sim / check_saturation_increase_and_structure_sim add their own MSE/SSIM structure tests and compare PIL L/HSV means with no margin; this check is the statistic alone, with a margin',

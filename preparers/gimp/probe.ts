@@ -5,6 +5,7 @@ import {
   gridOf,
   imageInfo,
   measure,
+  normalizeGrid,
   pixelsOf,
   regionCoverage,
   transformGrid,
@@ -48,14 +49,9 @@ export async function probeGimp(files: FileMap, check: GimpCheck): Promise<Probe
       const img = pixelsOf(need(files, check.path));
       const ref = pixelsOf(need(files, check.reference));
       const want = transformGrid(gridOf(ref, check.crop), check.rotate, check.flip, check.gray);
-      const d = gridDistance(gridOf(img), want);
-      return {
-        pass: d.mean <= check.tolerance && d.worst <= check.worst,
-        observed: { mean: round(d.mean), worst: round(d.worst) },
-      };
-    }
-    case 'gimp.like': {
-      const d = gridDistance(gridOf(pixelsOf(need(files, check.path))), check.grid);
+      const d = check.normalize
+        ? gridDistance(normalizeGrid(gridOf(img)), normalizeGrid(want))
+        : gridDistance(gridOf(img), want);
       return {
         pass: d.mean <= check.tolerance && d.worst <= check.worst,
         observed: { mean: round(d.mean), worst: round(d.worst) },

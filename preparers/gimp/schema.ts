@@ -177,22 +177,17 @@ export const checkSchema = z.discriminatedUnion('kind', [
       rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
       flip: z.enum(['horizontal', 'vertical']).optional(),
       gray: z.boolean().default(false),
+      normalize: z
+        .boolean()
+        .default(false)
+        .describe(
+          'Scale both grids’ colour to a mean of 128 first: the picture is the same, only lighter or darker.',
+        ),
       tolerance,
       worst,
     })
     .describe(
-      'A PNG looks like the reference after crop → rotate → flip → grey (compared on the 16 × 16 grid, any size).',
-    ),
-  z
-    .strictObject({
-      kind: z.literal('gimp.like'),
-      path: imagePath,
-      grid: z.array(z.number().min(0).max(255)).length(GRID * GRID * 4),
-      tolerance,
-      worst,
-    })
-    .describe(
-      'A PNG looks like the oracle’s result: its 16 × 16 grid of mean RGBA (premultiplied) is this one.',
+      'A PNG looks like the reference after crop → rotate → flip → grey (compared on the 16 × 16 grid of mean premultiplied RGBA, any size).',
     ),
   z
     .strictObject({
