@@ -48,6 +48,12 @@ export const docSchema = z
     quality: quality
       .optional()
       .describe('For a .jpg/.jpeg target: the JPEG quality it is saved at (default 90).'),
+    turn: z
+      .union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)])
+      .default(0)
+      .describe(
+        'The picture as saved turned clockwise by this much (a page scanned sideways or upside down).',
+      ),
   })
   .describe('One picture, written to the prepare target as PNG or JPEG (from its extension).');
 export type GimpDoc = z.infer<typeof docSchema>;
