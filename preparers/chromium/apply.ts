@@ -90,7 +90,7 @@ function applyOne(files: FileMap, edit: ChromiumEdit): void {
       const site = edit.site;
       files[HISTORY] = deleteHistory(
         bytes,
-        (url) => edit.all === true || (site !== undefined && ofSite(url, site)),
+        (url) => edit.all === true || url === edit.url || (site !== undefined && ofSite(url, site)),
       );
       return;
     }

@@ -125,10 +125,14 @@ export const editSchema = z.discriminatedUnion('op', [
         .string()
         .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'a host name such as "youtube.com"')
         .optional(),
+      url: pageUrl.optional().describe('One page only, by its exact URL.'),
       all: z.boolean().optional(),
     })
-    .refine((e) => (e.site === undefined) !== (e.all !== true), 'give a site, or all: true')
-    .describe("Delete a site's pages from the history (or, with all, the whole history)."),
+    .refine(
+      (e) => [e.site !== undefined, e.url !== undefined, e.all === true].filter(Boolean).length === 1,
+      'give a site, a url, or all: true',
+    )
+    .describe("Delete a site's pages (or one page, or with all the whole history) from the history."),
   z
     .strictObject({ op: z.literal('chromium.copy_file'), from: safeRelativePath, to: safeRelativePath })
     .describe(
