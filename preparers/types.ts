@@ -2,8 +2,11 @@ import type { z } from 'zod';
 import type { OsworldMapper } from './osworld.ts';
 
 /** The applications a task can involve. `os` covers plain files and directories. */
-export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os', 'chromium', 'vscode', 'vlc'] as const;
+export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os'] as const;
 export type AppId = (typeof APPS)[number];
+
+/** The check that grades an infeasible task: the agent reported that it cannot be done (the files app's). */
+export const INFEASIBLE_REPORT_KIND = 'os.reported_infeasible';
 
 /**
  * The generic correct alternatives the preparers derive from an oracle (`Preparer.rights`), by

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPS, GENERIC_RIGHTS } from '../preparers/types.ts';
+import { APPS, GENERIC_RIGHTS, INFEASIBLE_REPORT_KIND } from '../preparers/types.ts';
 import { generateSpecSchema } from './generate.ts';
 import { outputDeclSchema } from './outputTypes.ts';
 import { paramSpecSchema } from './params.ts';
@@ -158,7 +158,12 @@ export const nodeSchema = z.union([
       prepare: z
         .object({
           app: z.enum(APPS),
-          target: z.string().min(1).describe("home-relative file path (or the profile's name, for an app whose target is its profile)"),
+          target: z
+            .string()
+            .min(1)
+            .describe(
+              "home-relative file path (or the profile's name, for an app whose target is its profile)",
+            ),
           doc: templated,
           open: z.boolean().default(true).describe('open this file when the task starts'),
         })
@@ -322,11 +327,11 @@ export const skillSpecSchema = z
     if (!spec.nodes.some((n) => 'solve' in n))
       ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a skill needs a solve node (the oracle)' });
     const kinds = JSON.stringify(spec.rubric.checks);
-    if (spec.expected === 'infeasible' && !kinds.includes('os.reported_infeasible'))
+    if (spec.expected === 'infeasible' && !kinds.includes(INFEASIBLE_REPORT_KIND))
       ctx.addIssue({
         code: 'custom',
         path: ['rubric', 'checks'],
-        message: 'an infeasible skill checks that the agent reported it (kind os.reported_infeasible)',
+        message: `an infeasible skill checks that the agent reported it (kind ${INFEASIBLE_REPORT_KIND})`,
       });
     if (spec.expected === 'infeasible' && spec.rubric.invariants?.off !== undefined)
       ctx.addIssue({

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash text, where ${…} is literal.
+
+import type { SetupStep } from './setupStep.ts';
 import { shellQuote } from './shellQuote.ts';
-import type { SetupStep } from './taskPackage.ts';
 import { assertSymlinkTarget, assertVmRelativePath } from './vmPath.ts';
 
 /**

@@ -3,19 +3,15 @@ import { z } from 'zod';
 import { canonicalJson } from '../infra/canonicalJson.ts';
 import { APPS } from '../preparers/types.ts';
 import { renderSetupScript } from './setupScript.ts';
-import { symlinkTargetProblem, vmRelativePath } from './vmPath.ts';
+import { objectKey, type SetupStep, setupStepSchema, sha256 } from './setupStep.ts';
+import { vmRelativePath } from './vmPath.ts';
+
+export { type SetupStep, setupStepSchema };
 
 export const TASK_FORMAT = 'cua-forge/task@1';
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex SHA-256 digest');
 const uuidV4 = z.uuidv4();
-/** Object keys are safe relative paths too: they end up in URLs, tar entries and setup.sh. */
-const objectKey = vmRelativePath;
 const app = z.enum(APPS);
-const commandLine = z
-  .array(z.string().refine((s) => !s.includes('\0'), 'an argument cannot contain a NUL byte'))
-  .min(1, 'a command needs at least the program name')
-  .refine((c) => c[0] !== '', 'the program name must not be empty');
 
 export const artifactSchema = z.strictObject({
   role: z.enum(['initial', 'solved']),
@@ -26,34 +22,6 @@ export const artifactSchema = z.strictObject({
   size: z.number().int().min(0),
 });
 export type TaskArtifact = z.infer<typeof artifactSchema>;
-
-export const setupStepSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('download'),
-    files: z.array(z.strictObject({ artifactKey: objectKey, sha256, vmPath: vmRelativePath })).min(1),
-  }),
-  /** Unpacks a downloaded .tar.gz (a Thunderbird profile) into the home directory. */
-  z.strictObject({ type: z.literal('extract'), archiveVmPath: vmRelativePath, into: z.literal('~') }),
-  z.strictObject({ type: z.literal('mkdir'), vmPath: vmRelativePath }),
-  z.strictObject({
-    type: z.literal('chmod'),
-    vmPath: vmRelativePath,
-    mode: z.string().regex(/^[0-7]{3,4}$/, 'an octal mode such as 644 or 0755'),
-  }),
-  /** A symlink at vmPath whose relative target stays inside the home directory. */
-  z
-    .strictObject({ type: z.literal('symlink'), vmPath: vmRelativePath, target: z.string().max(1024) })
-    .superRefine((step, ctx) => {
-      const problem = symlinkTargetProblem(step.vmPath, step.target);
-      if (problem)
-        ctx.addIssue({ code: 'custom', path: ['target'], message: `symlink ${step.vmPath}: ${problem}` });
-    }),
-  z.strictObject({ type: z.literal('open'), vmPath: vmRelativePath }),
-  z.strictObject({ type: z.literal('launch'), command: commandLine }),
-  z.strictObject({ type: z.literal('execute'), command: commandLine }),
-  z.strictObject({ type: z.literal('sleep'), seconds: z.number().min(0).max(600) }),
-]);
-export type SetupStep = z.infer<typeof setupStepSchema>;
 
 /**
  * Check schemas live with each preparer; here only the envelope: a kind and, for document and

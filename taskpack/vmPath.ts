@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { resolveLinkTarget } from '../preparers/paths.ts';
-import { relativePathProblem } from '../preparers/paths.ts';
+import { relativePathProblem, resolveLinkTarget } from '../preparers/paths.ts';
 
 /** Limits that every filesystem the VM may use accepts (ext4: 255 bytes per name). */
 export const MAX_SEGMENT_BYTES = 255;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { repoRoot } from '../infra/paths.ts';
+import { INFEASIBLE_REPORT_KIND } from '../preparers/types.ts';
 import type { SkillSpec } from '../skills/schema.ts';
 
 export const capabilitiesFile = path.join(repoRoot, 'taxonomy', 'capabilities.yaml');
@@ -69,7 +70,7 @@ export function appsNeeded(spec: Pick<SkillSpec, 'nodes' | 'rubric'>): string[] 
 }
 
 /** Checks of what the agent answered (an infeasible task's report), not of an application's state. */
-const AGENT_ANSWER_KINDS = new Set(['os.reported_infeasible']);
+const AGENT_ANSWER_KINDS = new Set([INFEASIBLE_REPORT_KIND]);
 
 export interface CoverageReport {
   capabilities: CapabilityCoverage[];

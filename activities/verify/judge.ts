@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
 import type { TaskState } from '../taskState.ts';
 
 /**
@@ -31,7 +32,7 @@ export function fence(tag: string, text: string): string {
 
 export function judgePrompt(state: TaskState): string {
   const files = Object.entries(state.initial)
-    .filter(([path]) => !path.endsWith('.forge-os-manifest.json'))
+    .filter(([path]) => path !== OS_MANIFEST_PATH)
     .map(([path, f]) => `- ~/${path} (${f.app}, ${f.size} bytes)`);
   const checks = state.checks.map((c) => `- ${JSON.stringify(c)}`);
   const items = state.items.map((i) => `- (${i.weight}) ${i.text}`);

@@ -7,8 +7,8 @@ export type { RoundProgress };
 import { rounds } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
 import { cancelSignal, type generationRound, progressQuery, resumeSignal } from '../../workflows/round.ts';
+import type { RoundDeps } from './deps.ts';
 import { launchRoundWorkflow } from './launch.ts';
-import type { RoundDeps } from './start.ts';
 
 export async function getRound(deps: Pick<RoundDeps, 'database'>, roundId: string) {
   const row = (await deps.database.db.select().from(rounds).where(eq(rounds.id, roundId)))[0];

@@ -1,7 +1,7 @@
 import type { RoundSettings } from '../../activities/roundSettings.ts';
 import { taskQueues } from '../../infra/temporal/queues.ts';
 import { generationRound, type RoundWorkflowInput } from '../../workflows/round.ts';
-import type { RoundDeps } from './start.ts';
+import type { RoundDeps } from './deps.ts';
 
 /**
  * Starts a round's workflow from its stored settings: the one place the workflow's input is built,

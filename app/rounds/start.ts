@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
-import type { Config } from '../../infra/config.ts';
-import type { Database } from '../../infra/db/client.ts';
 import { roundSkills, rounds, skills } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
 import { globProblem, isGlob, matchGlob } from '../../infra/skillGlob.ts';
@@ -12,7 +9,10 @@ import { levelMixSchema } from '../../skills/levels.ts';
 import { readSkillLibrary } from '../../skills/load.ts';
 import { SpecStore } from '../../skills/store.ts';
 import { roundWorkflowId } from '../../workflows/round.ts';
+import type { RoundDeps } from './deps.ts';
 import { launchRoundWorkflow } from './launch.ts';
+
+export type { RoundDeps };
 
 export const roundIdSchema = z
   .string()
@@ -50,12 +50,6 @@ export const startRoundInputSchema = z
   })
   .strict();
 export type StartRoundInput = z.input<typeof startRoundInputSchema>;
-
-export interface RoundDeps {
-  config: Config;
-  database: Database;
-  temporal: Client;
-}
 
 /**
  * Picks skills by exact id (any status: naming a skill is deliberate) or by glob (active skills

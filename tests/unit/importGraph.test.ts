@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { repoRoot } from '../../infra/paths.ts';
+import { APPS } from '../../preparers/types.ts';
 
 /**
  * The rooms of the house, top floor first (README, "Layout"). A file may import from its own floor
@@ -21,13 +22,14 @@ const floors: readonly (readonly string[])[] = [
   ['infra'],
 ];
 
-/**
- * Rooms that import from no other room: infra is the ground; preparers get their settings from the
- * caller, so they stand on nothing of the project's — except infra's plain helpers listed here,
- * which read no setting and do no I/O of their own.
- */
-const selfContained = new Set(['infra', 'preparers']);
-const plainHelpers = new Set(['infra/childEnv.ts']);
+/** infra is the ground: it imports from no other room. */
+const selfContained = new Set(['infra']);
+
+/** The file that reads settings; preparers get theirs from the caller, so nothing of theirs reaches it. */
+const SETTINGS = 'infra/config.ts';
+
+/** The rooms of the task core and its faces that must not name an application (the preparers own that). */
+const appAgnostic = ['activities', 'skills', 'export', 'taskpack', 'workflows'];
 
 /** Files outside the rooms: build tooling with no project imports of its own. */
 const tooling = new Set(['.', 'scripts']);
@@ -172,11 +174,70 @@ test('no import points up a floor', () => {
   assert.deepEqual(upward.map(where), []);
 });
 
-test('infra and preparers import from no other room', () => {
+test('infra imports from no other room, and preparers from none but infra', () => {
   const out = crossRoom.filter(
-    (e) => selfContained.has(roomOf(e.from)) && !(roomOf(e.from) === 'preparers' && plainHelpers.has(e.to)),
+    (e) => selfContained.has(roomOf(e.from)) || (roomOf(e.from) === 'preparers' && roomOf(e.to) !== 'infra'),
   );
   assert.deepEqual(out.map(where), []);
+});
+
+test('no preparer reaches the settings, through any chain of imports', () => {
+  const next = new Map<string, string[]>();
+  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const reaching: string[] = [];
+  for (const start of new Set(edges.map((e) => e.from).filter((f) => roomOf(f) === 'preparers'))) {
+    const seen = new Set([start]);
+    const queue = [[start]];
+    while (queue.length > 0) {
+      const chain = queue.shift()!;
+      const last = chain[chain.length - 1]!;
+      if (last === SETTINGS) {
+        reaching.push(chain.join(' → '));
+        break;
+      }
+      for (const to of next.get(last) ?? []) {
+        if (seen.has(to)) continue;
+        seen.add(to);
+        queue.push([...chain, to]);
+      }
+    }
+  }
+  assert.deepEqual(reaching, []);
+});
+
+test('no import cycle between files', () => {
+  const found = cycles(graphOf(edges, (f) => f));
+  assert.deepEqual(
+    found.map((scc) => ({ cycle: scc.join(' ↔ '), edges: explain(edges, (f) => f, scc) })),
+    [],
+  );
+});
+
+/**
+ * Adding an application touches its own folders and a registry line: the task core and the export
+ * formats ask the preparers, they never name an app — by id, by a check kind or edit op of one, or
+ * by importing from its folder.
+ */
+test('no file of the task core names an application', () => {
+  const kindOf = new RegExp(`^(?:${APPS.join('|')})(?:$|\\.[a-z])`);
+  const folderOf = new RegExp(`(^|/)preparers/(?:${APPS.join('|')})/`);
+  const named: string[] = [];
+  for (const room of appAgnostic) {
+    for (const file of sourceFiles(path.join(repoRoot, room))) {
+      const rel = path.relative(repoRoot, file);
+      const text = readFileSync(file, 'utf8');
+      const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
+      for (let t = scanner.scan(); t !== ts.SyntaxKind.EndOfFileToken; t = scanner.scan()) {
+        if (t !== ts.SyntaxKind.StringLiteral && t !== ts.SyntaxKind.NoSubstitutionTemplateLiteral) continue;
+        const value = scanner.getTokenValue();
+        if (kindOf.test(value) || folderOf.test(value)) {
+          const line = text.slice(0, scanner.getTokenStart()).split('\n').length;
+          named.push(`${rel}:${line} names ${JSON.stringify(value)}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(named, []);
 });
 
 test('llm and taskpack never import from activities', () => {
