@@ -398,7 +398,7 @@ def gimp_matches(env, c):
     img = _gimp_pixels(env, c['path'])
     ref = _gimp_pixels(env, c['reference'])
     want = _gimp_transform(_gimp_grid(ref, c.get('crop')), c.get('rotate', 0), c.get('flip'), c.get('gray', False))
-    got = _gimp_grid(img)
+    got = _gimp_grid(img, c.get('area'))
     if c.get('normalize', False):
         got, want = _gimp_normalize(got), _gimp_normalize(want)
     mean, worst = _gimp_distance(got, want)

@@ -50,8 +50,8 @@ export async function probeGimp(files: FileMap, check: GimpCheck): Promise<Probe
       const ref = pixelsOf(need(files, check.reference));
       const want = transformGrid(gridOf(ref, check.crop), check.rotate, check.flip, check.gray);
       const d = check.normalize
-        ? gridDistance(normalizeGrid(gridOf(img)), normalizeGrid(want))
-        : gridDistance(gridOf(img), want);
+        ? gridDistance(normalizeGrid(gridOf(img, check.area)), normalizeGrid(want))
+        : gridDistance(gridOf(img, check.area), want);
       return {
         pass: d.mean <= check.tolerance && d.worst <= check.worst,
         observed: { mean: round(d.mean), worst: round(d.worst) },

@@ -179,7 +179,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
       kind: z.literal('gimp.matches'),
       path: imagePath,
       reference: imagePath.describe('A PNG of the task to compare with, transformed as below first.'),
-      crop: z.strictObject({ x: px, y: px, width: size, height: size }).optional(),
+      crop: z
+        .strictObject({ x: px, y: px, width: size, height: size })
+        .optional()
+        .describe('The part of the reference the result should show.'),
+      area: z
+        .strictObject({ x: px, y: px, width: size, height: size })
+        .optional()
+        .describe('The part of the result compared (default all of it): the picture inside a border.'),
       rotate: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).default(0),
       flip: z.enum(['horizontal', 'vertical']).optional(),
       gray: z.boolean().default(false),
