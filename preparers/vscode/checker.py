@@ -65,9 +65,16 @@ def jsonc_load(text, empty):
     return json.loads(cleaned, parse_constant=no_constant)
 
 
+def _jsonc_file(data, empty, rel):
+    try:
+        return jsonc_load(utf8(data), empty)
+    except ValueError:
+        raise ValueError('%s is not valid JSON with comments' % rel)
+
+
 def vscode_settings(env, rel):
     data = env.read(rel)
-    value = {} if data is None else jsonc_load(utf8(data), {})
+    value = {} if data is None else _jsonc_file(data, {}, rel)
     if not isinstance(value, dict):
         raise ValueError('%s is not a JSON object' % rel)
     return value
@@ -75,7 +82,7 @@ def vscode_settings(env, rel):
 
 def vscode_keybindings(env, rel):
     data = env.read(rel)
-    value = [] if data is None else jsonc_load(utf8(data), [])
+    value = [] if data is None else _jsonc_file(data, [], rel)
     if not isinstance(value, list):
         raise ValueError('%s is not a JSON list' % rel)
     return value

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
-import { parseJsonc, textOf } from './jsonc.ts';
+import { JsoncError, parseJsonc, textOf } from './jsonc.ts';
 import { normalizeChord, normalizeWhen } from './keys.ts';
 import { isCacheEntry } from './paths.ts';
 import type { VscodeCheck } from './schema.ts';
@@ -10,10 +10,20 @@ import { runUnittest } from './testRun.ts';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** A JSONC file's value; a syntax error fails the check with one message, the checker's too. */
+function readJsonc(bytes: Uint8Array, empty: unknown, path: string): unknown {
+  try {
+    return parseJsonc(textOf(bytes), empty);
+  } catch (err) {
+    if (err instanceof JsoncError) throw new Error(`${path} is not valid JSON with comments`);
+    throw err;
+  }
+}
+
 /** A settings file's top-level object: a missing or empty file is `{}` (every setting at its default). */
 export function readSettings(files: FileMap, path: string): Obj {
   const bytes = files[path];
-  const value = bytes === undefined ? {} : parseJsonc(textOf(bytes), {});
+  const value = bytes === undefined ? {} : readJsonc(bytes, {}, path);
   if (!isObj(value)) throw new Error(`${path} is not a JSON object`);
   return value;
 }
@@ -21,7 +31,7 @@ export function readSettings(files: FileMap, path: string): Obj {
 /** keybindings.json's list: a missing or empty file is `[]`. */
 export function readKeybindings(files: FileMap, path: string): unknown[] {
   const bytes = files[path];
-  const value = bytes === undefined ? [] : parseJsonc(textOf(bytes), []);
+  const value = bytes === undefined ? [] : readJsonc(bytes, [], path);
   if (!Array.isArray(value)) throw new Error(`${path} is not a JSON list`);
   return value;
 }
