@@ -184,7 +184,12 @@ def chromium_history_check(env, c):
 def chromium_file(env, c):
     data = env.read(c['path'])
     sha = None if data is None else hashlib.sha256(data).hexdigest()
-    return sha == c['sha256'], {'sha256': sha}
+    if c.get('sameAs') is not None:
+        source = env.read(c['sameAs'])
+        want = None if source is None else hashlib.sha256(source).hexdigest()
+    else:
+        want = c.get('sha256')
+    return sha is not None and sha == want, {'sha256': sha}
 
 
 @kind('chromium.file_text')

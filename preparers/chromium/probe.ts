@@ -75,7 +75,10 @@ export function probeState(state: ChromiumState, check: ChromiumCheck): ProbeRes
     case 'chromium.file': {
       const bytes = state.files[check.path];
       const sha256 = bytes === undefined ? null : sha256Of(bytes);
-      return { pass: sha256 === check.sha256, observed: { sha256 } };
+      const source = check.sameAs === undefined ? undefined : state.files[check.sameAs];
+      const want =
+        check.sameAs === undefined ? check.sha256 : source === undefined ? undefined : sha256Of(source);
+      return { pass: sha256 !== null && sha256 === want, observed: { sha256 } };
     }
     case 'chromium.file_text': {
       const bytes = state.files[check.path];

@@ -189,8 +189,16 @@ export const checkSchema = z.discriminatedUnion('kind', [
     })
     .describe("Whether the history still holds pages of the site (its host or a subdomain's)."),
   z
-    .strictObject({ kind: z.literal('chromium.file'), path: safeRelativePath, sha256 })
-    .describe('The file exists with exactly these bytes (a download or a saved copy).'),
+    .strictObject({
+      kind: z.literal('chromium.file'),
+      path: safeRelativePath,
+      sha256: sha256.optional(),
+      sameAs: safeRelativePath.optional().describe('A file of the task (the linked original) it must equal.'),
+    })
+    .refine((c) => (c.sha256 === undefined) !== (c.sameAs === undefined), 'give sha256 or sameAs')
+    .describe(
+      'The file exists with exactly these bytes, or the bytes of another file (a download or a saved copy).',
+    ),
   z
     .strictObject({
       kind: z.literal('chromium.file_text'),
