@@ -1,5 +1,6 @@
 import { calcPreparer } from './calc/index.ts';
 import { chromiumPreparer } from './chromium/index.ts';
+import { gimpPreparer } from './gimp/index.ts';
 import { impressPreparer } from './impress/index.ts';
 import { stripXmlInvalidDeep } from './ooxml/xmlChars.ts';
 import { osPreparer } from './os/index.ts';
@@ -24,6 +25,7 @@ export const preparers: Record<AppId, Preparer> = {
   thunderbird: thunderbirdPreparer as unknown as Preparer,
   os: osPreparer as unknown as Preparer,
   chromium: chromiumPreparer as unknown as Preparer,
+  gimp: gimpPreparer as unknown as Preparer,
   vscode: vscodePreparer as unknown as Preparer,
   vlc: vlcPreparer as unknown as Preparer,
 };

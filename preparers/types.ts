@@ -2,7 +2,17 @@ import type { z } from 'zod';
 import type { OsworldMapper } from './osworld.ts';
 
 /** The applications a task can involve. `os` covers plain files and directories. */
-export const APPS = ['calc', 'writer', 'impress', 'thunderbird', 'os'] as const;
+export const APPS = [
+  'calc',
+  'writer',
+  'impress',
+  'thunderbird',
+  'os',
+  'chromium',
+  'gimp',
+  'vscode',
+  'vlc',
+] as const;
 export type AppId = (typeof APPS)[number];
 
 /** The check that grades an infeasible task: the agent reported that it cannot be done (the files app's). */
