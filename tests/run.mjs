@@ -1,9 +1,10 @@
 // Runs Node's test runner over one group of tests (unit | integration | browser | all), or only
 // the named files of that group: `node tests/run.mjs integration tests/integration/round.test.ts`.
 // Node 20's --test takes no glob, so the *.test.ts files are collected here.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,19 +22,104 @@ function collect(dir) {
     .sort();
 }
 
-function run(group) {
-  const files = collect(path.join(root, 'tests', group))
+/** Files run at once: the machine has 2 cores, and most files spend their time on the CPU. */
+const CONCURRENCY = Number(process.env.FORGE_TEST_CONCURRENCY ?? 2);
+/** Each file's last wall time, so the next run can start the longest first. */
+const durationsFile = path.join(
+  process.env.FORGE_HOME ?? path.join(root, '.forge'),
+  'cache',
+  'test-durations.json',
+);
+
+/** The last run's times over the committed ones (tests/durations.json), which order a first run. */
+function readDurations(files = [path.join(root, 'tests', 'durations.json'), durationsFile]) {
+  const read = (file) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return {};
+    }
+  };
+  return Object.assign({}, ...files.map(read));
+}
+
+function writeDurations(update) {
+  // Merged with what is on file now (another run may have written since), then renamed into place.
+  const all = { ...readDurations([durationsFile]), ...update };
+  mkdirSync(path.dirname(durationsFile), { recursive: true });
+  const tmp = `${durationsFile}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(all, null, 1)}\n`);
+  renameSync(tmp, durationsFile);
+}
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const args = ['--import', 'tsx', '--test', '--test-timeout=1200000', file];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    child.stdout.on('data', (b) => out.push(b));
+    child.stderr.on('data', (b) => out.push(b));
+    child.on('close', (code, signal) => {
+      resolve({
+        file,
+        code: code ?? 1,
+        signal,
+        seconds: (Date.now() - started) / 1000,
+        output: Buffer.concat(out),
+      });
+    });
+  });
+}
+
+/**
+ * The files of the selected groups, CONCURRENCY at a time, the longest (by the last run) first: the
+ * whole-library round alone takes minutes, and started last it would run on after everything else
+ * has finished. Each file's output is printed whole when it ends, so concurrent files never interleave.
+ */
+async function run(groups) {
+  const files = groups
+    .flatMap((group) => collect(path.join(root, 'tests', group)))
     .map((f) => path.relative(root, f))
     .filter((f) => only.length === 0 || only.includes(f));
   if (files.length === 0) {
-    console.log(`tests/${group}: no test files`);
+    console.log(`tests/${groups.join(', ')}: no test files`);
     return 0;
   }
-  console.log(`tests/${group}: ${files.length} files`);
-  const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=1200000', ...files];
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  if (result.error) throw result.error;
-  return result.status ?? 1;
+  const last = readDurations();
+  // A file never timed goes first: it may be long, and next time its place is known.
+  const order = [...files].sort((a, b) => (last[b] ?? Infinity) - (last[a] ?? Infinity) || (a < b ? -1 : 1));
+  console.log(`tests/${groups.join(', ')}: ${files.length} files, ${CONCURRENCY} at a time, longest first`);
+  const started = Date.now();
+  const load = loadavg();
+  const results = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < order.length) {
+      const r = await runFile(order[next++]);
+      process.stdout.write(r.output);
+      console.log(
+        `# ${r.file}: ${r.code === 0 ? 'ok' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds.toFixed(1)} s`,
+      );
+      results.push(r);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  writeDurations(Object.fromEntries(results.map((r) => [r.file, Math.round(r.seconds * 10) / 10])));
+  const failed = results.filter((r) => r.code !== 0);
+  console.log(
+    [
+      `# ${results.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, at end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+      ...[...results]
+        .sort((a, b) => b.seconds - a.seconds)
+        .slice(0, 12)
+        .map((r) => `#   ${r.seconds.toFixed(1).padStart(7)} s  ${r.file}`),
+      failed.length > 0 ? `# failed: ${failed.map((r) => r.file).join(', ')}` : '# every file passed',
+    ].join('\n'),
+  );
+  return failed.length > 0 ? 1 : 0;
 }
 
 function tsx(script, env) {
@@ -63,13 +149,7 @@ const selected = which === 'all' ? groups : [which];
 // Temporal namespace), created here and dropped afterwards, so the user's data is never touched.
 const isolate = selected.some((g) => g !== 'unit') && !process.env.FORGE_NAMESPACE;
 let code = 0;
-if (!isolate) {
-  for (const group of selected) {
-    code = run(group);
-    if (code !== 0) process.exit(code);
-  }
-  process.exit(0);
-}
+if (!isolate) process.exit(await run(selected));
 const userEnv = { ...process.env };
 const namespace = `test-${randomBytes(3).toString('hex')}`;
 // Named outright: a TEMPORAL_NAMESPACE of the user's would otherwise be kept.
@@ -85,10 +165,8 @@ if (up.status !== 0) process.exit(up.status ?? 1);
 process.env.FORGE_NAMESPACE = namespace;
 process.env.TEMPORAL_NAMESPACE = testEnv.TEMPORAL_NAMESPACE;
 try {
-  for (const group of selected) {
-    code = run(group);
-    if (code !== 0) break;
-  }
+  // One pool for every group: the unit files fill the second lane while the long integration files run.
+  code = await run(selected);
 } finally {
   for (const k of ['FORGE_NAMESPACE', 'TEMPORAL_NAMESPACE']) {
     if (userEnv[k] === undefined) delete process.env[k];

@@ -79,7 +79,8 @@ describe('the whole skill library in one dry-run round (offline model)', () => {
       saved[k] = process.env[k];
       process.env[k] = v;
     }
-    forge = await startTestForge(officeEnv);
+    // The round's minutes of work outside node:test's async hook (tests/support/workers.ts).
+    forge = await startTestForge(officeEnv, undefined, { workerProcess: true });
   });
   after(async () => {
     await forge?.close();

@@ -2,11 +2,19 @@ import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process'
 import path from 'node:path';
 import { repoRoot } from '../../infra/paths.ts';
 
-/** `forge worker` (every queue) as a process of its own, as a user starts it. */
-export function spawnForgeWorker(env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker'], {
-    cwd: repoRoot,
-    env,
-    stdio,
-  });
+/** `forge worker` (every queue, or those named) as a process of its own, as a user starts it. */
+export function spawnForgeWorker(
+  env: NodeJS.ProcessEnv,
+  stdio: StdioOptions,
+  queues: readonly string[] = [],
+): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker', ...queues],
+    {
+      cwd: repoRoot,
+      env,
+      stdio,
+    },
+  );
 }
