@@ -1,0 +1,244 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { gimpPreparer as P } from '../../preparers/gimp/index.ts';
+import { jpegHeader } from '../../preparers/gimp/jpeg.ts';
+import { decodePng, encodePng } from '../../preparers/gimp/png.ts';
+import { blank } from '../../preparers/gimp/raster.ts';
+import { profileProblem } from '../../preparers/profiles/gate.ts';
+import { probeCheck } from '../../preparers/registry.ts';
+import type { FileMap } from '../../preparers/types.ts';
+
+const doc = (d: object) => P.docSchema.parse(d);
+const edit = (e: object) => P.editSchema.parse(e);
+const check = (c: object) => P.checkSchema.parse(c);
+const probe = async (files: FileMap, c: object) => (await P.probe(files, check(c))).pass;
+
+const SRC = 'Pictures/shop/mug.png';
+const OUT = 'Pictures/shop/mug-out.png';
+
+async function product(): Promise<FileMap> {
+  return P.build(SRC, doc({ scene: 'product', width: 240, height: 160, seed: 5, accent: '#c0392b' }));
+}
+
+describe('gimp build', () => {
+  test('the same spec gives the same bytes; another seed another picture', async () => {
+    const a = await P.build('P/a.png', doc({ scene: 'landscape', width: 120, height: 80, seed: 3 }));
+    const b = await P.build('P/a.png', doc({ scene: 'landscape', width: 120, height: 80, seed: 3 }));
+    const c = await P.build('P/a.png', doc({ scene: 'landscape', width: 120, height: 80, seed: 4 }));
+    assert.deepEqual(a['P/a.png'], b['P/a.png']);
+    assert.notDeepEqual(a['P/a.png'], c['P/a.png']);
+  });
+
+  test('the target extension picks the format, and a JPEG gets the quality asked for', async () => {
+    const j = await P.build('D/p.jpg', doc({ scene: 'scan', width: 100, height: 140, seed: 1, quality: 72 }));
+    assert.deepEqual((await P.probe(j, check({ kind: 'gimp.image', path: 'D/p.jpg' }))).observed, {
+      format: 'jpeg',
+      width: 100,
+      height: 140,
+      alpha: false,
+      gray: false,
+      quality: 72,
+      progressive: false,
+    });
+    await assert.rejects(P.build('D/p.gif', doc({ scene: 'scan', width: 100, height: 140, seed: 1 })));
+  });
+
+  test('a picture saved turned has its sides swapped', async () => {
+    const f = await P.build('S/page.png', doc({ scene: 'scan', width: 90, height: 130, seed: 2, turn: 90 }));
+    assert.equal(await probe(f, { kind: 'gimp.image', path: 'S/page.png', width: 130, height: 90 }), true);
+  });
+});
+
+describe('gimp codecs', () => {
+  test('PNG round trip keeps RGBA, and a grey raster is stored as grey', () => {
+    const img = blank(5, 3, [10, 200, 30, 128]);
+    const back = decodePng(encodePng(img));
+    assert.deepEqual([...back.data], [...img.data]);
+    const grey = decodePng(encodePng({ ...blank(4, 4, [77, 77, 77, 255]), gray: true }));
+    assert.equal(grey.gray, true);
+    assert.equal(grey.data[0], 77);
+  });
+
+  test('the JPEG quality estimate reads back the quality libjpeg scaled for', async () => {
+    for (const q of [30, 60, 85, 95]) {
+      const f = await P.build('a.jpg', doc({ scene: 'logo', width: 64, height: 32, seed: 1, quality: q }));
+      assert.equal(jpegHeader(f['a.jpg']!).quality, q);
+    }
+  });
+});
+
+describe('gimp edits and checks', () => {
+  test('a horizontal mirror matches the flipped original and not the unflipped or upside-down one', async () => {
+    const initial = await product();
+    const solved = await P.apply(initial, [
+      edit({ op: 'gimp.flip', path: SRC, to: OUT, axis: 'horizontal' }),
+    ]);
+    assert.equal(
+      await probe(solved, { kind: 'gimp.matches', path: OUT, reference: SRC, flip: 'horizontal' }),
+      true,
+    );
+    assert.equal(await probe(solved, { kind: 'gimp.matches', path: OUT, reference: SRC }), false);
+    assert.equal(
+      await probe(solved, { kind: 'gimp.matches', path: OUT, reference: SRC, flip: 'vertical' }),
+      false,
+    );
+    assert.deepEqual(solved[SRC], initial[SRC]);
+  });
+
+  test('rotations compose: four quarter turns give the picture back, and a quarter turn swaps the sides', async () => {
+    const initial = await product();
+    let files = await P.apply(initial, [edit({ op: 'gimp.rotate', path: SRC, to: OUT, degrees: 90 })]);
+    assert.equal(await probe(files, { kind: 'gimp.image', path: OUT, width: 160, height: 240 }), true);
+    assert.equal(await probe(files, { kind: 'gimp.matches', path: OUT, reference: SRC, rotate: 90 }), true);
+    assert.equal(await probe(files, { kind: 'gimp.matches', path: OUT, reference: SRC, rotate: 270 }), false);
+    for (let i = 0; i < 3; i++)
+      files = await P.apply(files, [edit({ op: 'gimp.rotate', path: OUT, degrees: 90 })]);
+    assert.equal(
+      await probe(files, { kind: 'gimp.matches', path: OUT, reference: SRC, tolerance: 0, worst: 0 }),
+      true,
+    );
+  });
+
+  test('a crop matches the cropped part of the original; a scaled copy matches the whole', async () => {
+    const initial = await product();
+    const box = { x: 40, y: 20, width: 120, height: 100 };
+    const cropped = await P.apply(initial, [edit({ op: 'gimp.crop', path: SRC, to: OUT, ...box })]);
+    assert.equal(await probe(cropped, { kind: 'gimp.matches', path: OUT, reference: SRC, crop: box }), true);
+    assert.equal(await probe(cropped, { kind: 'gimp.matches', path: OUT, reference: SRC }), false);
+    const scaled = await P.apply(initial, [
+      edit({ op: 'gimp.scale', path: SRC, to: OUT, width: 120, height: 80 }),
+    ]);
+    assert.equal(await probe(scaled, { kind: 'gimp.matches', path: OUT, reference: SRC }), true);
+  });
+
+  test('colour measures move the way the edit does, relative to the reference', async () => {
+    const initial = await P.build(SRC, doc({ scene: 'landscape', width: 160, height: 100, seed: 9 }));
+    const dark = await P.apply(initial, [
+      edit({ op: 'gimp.brightness_contrast', path: SRC, to: OUT, brightness: -0.3 }),
+    ]);
+    const down = {
+      kind: 'gimp.measure',
+      path: OUT,
+      measure: 'brightness',
+      reference: SRC,
+      change: 'decrease',
+      by: 10,
+    };
+    assert.equal(await probe(dark, down), true);
+    assert.equal(await probe(dark, { ...down, change: 'increase', by: 0 }), false);
+    assert.equal(
+      await probe(dark, { kind: 'gimp.matches', path: OUT, reference: SRC, normalize: true }),
+      true,
+    );
+    const grey = await P.apply(initial, [edit({ op: 'gimp.grayscale', path: SRC, to: OUT, mode: false })]);
+    assert.equal(await probe(grey, { kind: 'gimp.measure', path: OUT, measure: 'saturation', max: 1 }), true);
+    assert.equal(await probe(grey, { kind: 'gimp.image', path: OUT, gray: false }), true);
+    const vivid = await P.apply(initial, [edit({ op: 'gimp.saturation', path: SRC, to: OUT, amount: 0.5 })]);
+    const up = {
+      kind: 'gimp.measure',
+      path: OUT,
+      measure: 'saturation',
+      reference: SRC,
+      change: 'increase',
+      by: 10,
+    };
+    assert.equal(await probe(vivid, up), true);
+    assert.equal(await probe(grey, up), false);
+  });
+
+  test('clearing the background adds alpha and leaves the mark opaque; a JPEG export loses it', async () => {
+    const initial = await product();
+    const cleared = await P.apply(initial, [
+      edit({ op: 'gimp.clear_color', path: SRC, to: OUT, color: '#ffffff' }),
+    ]);
+    assert.equal(await probe(cleared, { kind: 'gimp.image', path: OUT, alpha: true }), true);
+    assert.equal(
+      await probe(cleared, { kind: 'gimp.measure', path: OUT, measure: 'transparent', min: 0.5 }),
+      true,
+    );
+    assert.equal(
+      await probe(cleared, {
+        kind: 'gimp.region',
+        path: OUT,
+        x: 100,
+        y: 90,
+        width: 10,
+        height: 10,
+        color: '#c0392b',
+      }),
+      true,
+    );
+    const flat = await P.apply(initial, [
+      edit({ op: 'gimp.clear_color', path: SRC, to: OUT, color: '#ffffff', format: 'jpeg' }),
+    ]);
+    assert.equal(await probe(flat, { kind: 'gimp.image', path: OUT, format: 'png' }), false);
+    // Pixel checks read PNG only, in the probe as in the VM's checker.
+    await assert.rejects(
+      P.probe(flat, check({ kind: 'gimp.measure', path: OUT, measure: 'transparent' })),
+      /PNG only/,
+    );
+  });
+
+  test('every mutant of a mirror is a different state the rubric fails', async () => {
+    const initial = await product();
+    const oracle = [edit({ op: 'gimp.flip', path: SRC, to: OUT, axis: 'horizontal' })];
+    const solved = await P.apply(initial, oracle);
+    const rubric = [
+      check({ kind: 'gimp.image', path: OUT, format: 'png', width: 240, height: 160 }),
+      check({ kind: 'gimp.matches', path: OUT, reference: SRC, flip: 'horizontal' }),
+      ...(await P.invariants(initial, solved, [SRC])),
+    ];
+    const mutants = await P.mutants!(oracle, initial);
+    assert.deepEqual(
+      mutants.map((m) => m.name).sort(),
+      ['flipped vertically instead', 'saved over the original instead of exporting'].sort(),
+    );
+    for (const m of mutants) {
+      const state = await P.apply(initial, m.edits);
+      const verdicts = await Promise.all(rubric.map((c) => probeCheck(state, c)));
+      assert.ok(
+        verdicts.some((v) => !v.pass),
+        `mutant ${m.name} survives`,
+      );
+    }
+  });
+
+  test('a JPEG export asked of a PNG has a "written as PNG" mutant, and a scale a swapped one', async () => {
+    const names = (
+      await P.mutants!([edit({ op: 'gimp.scale', path: SRC, to: 'x.jpg', width: 100, height: 50 })], {})
+    ).map((m) => m.name);
+    assert.ok(names.includes('width and height swapped'));
+    assert.ok(names.includes('written as PNG under the new name'));
+  });
+});
+
+describe('gimp schema and profile', () => {
+  test('paths must be safe image paths, and spec text never reaches a path unchecked', () => {
+    assert.equal(
+      P.editSchema.safeParse({ op: 'gimp.flip', path: '../x.png', axis: 'horizontal' }).success,
+      false,
+    );
+    assert.equal(
+      P.editSchema.safeParse({ op: 'gimp.flip', path: 'a/x.tiff', axis: 'horizontal' }).success,
+      false,
+    );
+    assert.equal(
+      P.checkSchema.safeParse({
+        kind: 'gimp.measure',
+        path: 'a.png',
+        measure: 'brightness',
+        change: 'increase',
+      }).success,
+      false,
+    );
+  });
+
+  test("GIMP's configuration stays closed: no gimprc, plug-in or script may be written", () => {
+    for (const p of [
+      '.config/GIMP/2.10/gimprc',
+      '.config/GIMP/2.10/plug-ins/x.py',
+      '.config/GIMP/2.10/scripts/x.scm',
+    ])
+      assert.match(profileProblem(p, { type: 'file' }) ?? '', /GIMP/);
+  });
+});
