@@ -32,7 +32,7 @@ export async function buildVlc(_target: string, doc: VlcDoc): Promise<FileMap> {
   } else if (Object.keys(doc.prefs).length > 0) throw new Error('prefs given with config: false');
   const made = await Promise.all(
     doc.media.map((m) =>
-      makeMedia(containerOf(m.path)!, { seconds: m.seconds, video: m.video, audio: m.audio }),
+      makeMedia(containerOf(m.path)!, { seconds: m.seconds, video: m.picture, audio: m.sound }),
     ),
   );
   for (const [i, m] of doc.media.entries()) put(m.path, made[i]!);

@@ -49,7 +49,12 @@ export const vlcPreparer: Preparer<VlcDoc, VlcEdit, VlcCheck> = {
   owns: (path) =>
     path.startsWith(`${VLC_CONFIG_DIR}/`) || containerOf(path) !== undefined || isPlaylist(path),
   instruction: {
-    mentions: { pattern: /vlc|media player|player|video|playlist|clip|song|audio/, name: 'VLC' },
+    // Naming a media file or playlist points at what VLC holds as surely as naming VLC.
+    mentions: {
+      pattern:
+        /vlc|media player|player|video|playlist|clip|song|audio|music|recording|\.(mp4|m4v|mov|mkv|webm|avi|mp3|wav|ogg|flac|m4a|xspf|m3u8?)\b/,
+      name: 'VLC',
+    },
     literalFields: { 'vlc.hotkey': ['key'], 'vlc.playlist': ['items'] },
   },
 };

@@ -39,7 +39,7 @@ export const mediaSchema = z
       'Where the file lies, e.g. "Videos/intro.mp4"; the extension sets container and codecs.',
     ),
     seconds: z.number().min(0.5).max(30).describe('Length in seconds.'),
-    video: z
+    picture: z
       .strictObject({
         width: z.int().min(16).max(1280).multipleOf(2).default(320),
         height: z.int().min(16).max(720).multipleOf(2).default(180),
@@ -54,7 +54,7 @@ export const mediaSchema = z
       })
       .optional()
       .describe('A test picture (video containers only).'),
-    audio: z
+    sound: z
       .strictObject({
         frequency: z.int().min(50).max(4000).default(440),
         sampleRate: z.union([z.literal(22050), z.literal(44100), z.literal(48000)]).default(44100),
@@ -65,10 +65,10 @@ export const mediaSchema = z
   })
   .superRefine((m, ctx) => {
     const c = containerOf(m.path)!;
-    if (m.video && !('video' in CONTAINERS[c]))
-      ctx.addIssue({ code: 'custom', message: `${m.path}: a .${c} file holds no video` });
-    if (!m.video && !m.audio)
-      ctx.addIssue({ code: 'custom', message: `${m.path}: give video, audio or both` });
+    if (m.picture && !('video' in CONTAINERS[c]))
+      ctx.addIssue({ code: 'custom', message: `${m.path}: a .${c} file holds no picture` });
+    if (!m.picture && !m.sound)
+      ctx.addIssue({ code: 'custom', message: `${m.path}: give picture, sound or both` });
   })
   .describe('A short media file generated with ffmpeg from test sources (deterministic bytes).');
 export type MediaDoc = z.infer<typeof mediaSchema>;

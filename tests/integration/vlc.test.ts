@@ -131,16 +131,16 @@ describe('VLC opens what the preparer builds and the oracle makes', {
         {
           path: 'Videos/talk.mp4',
           seconds: 3,
-          video: { look: 'colours', colours: ['red', 'green', 'blue'] },
-          audio: {},
+          picture: { look: 'colours', colours: ['red', 'green', 'blue'] },
+          sound: {},
         },
         {
           path: 'Videos/clip.webm',
           seconds: 1,
-          video: { width: 160, height: 90 },
-          audio: { frequency: 660 },
+          picture: { width: 160, height: 90 },
+          sound: { frequency: 660 },
         },
-        { path: 'Music/intro tune.ogg', seconds: 1, audio: { frequency: 330, channels: 1 } },
+        { path: 'Music/intro tune.ogg', seconds: 1, sound: { frequency: 330, channels: 1 } },
       ],
     });
     initial = await vlcPreparer.build('home', doc as never);

@@ -124,10 +124,10 @@ describe('build, apply, probe, invariants', async () => {
       {
         path: 'Videos/a.mp4',
         seconds: 2,
-        video: { width: 160, height: 90, look: 'colours', colours: ['red', 'blue'] },
-        audio: {},
+        picture: { width: 160, height: 90, look: 'colours', colours: ['red', 'blue'] },
+        sound: {},
       },
-      { path: 'Videos/b.mp3', seconds: 1, audio: {} },
+      { path: 'Videos/b.mp3', seconds: 1, sound: {} },
     ],
   });
   const initial = await vlcPreparer.build('home', doc as never);
