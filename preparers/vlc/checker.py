@@ -62,7 +62,6 @@ VLC_PREFS = {
     'sub-autodetect-file': _vlc_core('bool', '1'),
     'volume-save': _vlc_core('bool', '1'),
     'volume-step': _vlc_core('float', '12.800000'),
-    'metadata-network-access': _vlc_core('bool', '0'),
 }
 for _a, _d in _VLC_HOTKEYS.items():
     VLC_PREFS['key-' + _a] = _vlc_core('string', _d)

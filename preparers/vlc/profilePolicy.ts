@@ -4,6 +4,30 @@ import { PREFS, VLC_CONFIG_DIR, VLCRC_PATH } from './vlcrc.ts';
 /** VLC's user data folder: lua/ scripts there run on start (extensions, interfaces, playlist parsers). */
 const VLC_DATA_DIR = '.local/share/vlc';
 
+/** A folder VLC writes into: empty (VLC's default) or a visible folder under the VM user's home. */
+function folderProblem(value: string): string | null {
+  if (value === '') return null;
+  const rest = value.startsWith('/home/user/')
+    ? value.slice('/home/user/'.length).replace(/\/+$/, '')
+    : undefined;
+  if (rest === undefined || rest === '') return 'a folder outside /home/user (VLC writes its files there)';
+  return rest.split('/').some((seg) => seg === '' || seg === '..' || seg.startsWith('.'))
+    ? 'a folder that is hidden or climbs out of /home/user'
+    : null;
+}
+
+/** Values VLC turns into names of files it writes are held to what its dialogs offer. */
+const VALUE_RULES: Record<string, (value: string) => string | null> = {
+  'snapshot-path': folderProblem,
+  'input-record-path': folderProblem,
+  'snapshot-format': (v) =>
+    ['png', 'jpg', 'tiff'].includes(v) ? null : 'a format other than png, jpg or tiff',
+  'snapshot-prefix': (v) =>
+    /^[A-Za-z0-9 _-]{0,40}$/.test(v)
+      ? null
+      : 'a prefix with characters other than letters, digits, spaces, "_" and "-"',
+};
+
 /**
  * Why a vlcrc's text is not one our builder could write, or null: only comments, section headers
  * and `name=value` lines of the options this preparer knows (none of them names a module, an
@@ -20,6 +44,8 @@ export function vlcrcProblem(text: string): string | null {
     const name = line.slice(0, eq);
     if (!(name in PREFS))
       return `vlcrc sets ${JSON.stringify(name.slice(0, 60))}, which is not one of the preferences a task may set (${Object.keys(PREFS).length} allowed: interface, playback, folders, hotkeys)`;
+    const valueProblem = VALUE_RULES[name]?.(line.slice(eq + 1));
+    if (valueProblem) return `vlcrc gives ${name} ${valueProblem}`;
     // A control character (a tab separates hotkeys) is in no value VLC's dialog writes.
     if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(line.slice(eq + 1).replace(/\t/g, '')))
       return `vlcrc gives ${name} a value with a control character`;

@@ -82,7 +82,6 @@ export const PREFS: Record<string, PrefInfo> = {
   'sub-autodetect-file': core('bool', '1'),
   'volume-save': core('bool', '1'),
   'volume-step': core('float', '12.800000'),
-  'metadata-network-access': core('bool', '0'),
   ...Object.fromEntries(
     Object.entries(HOTKEYS).flatMap(([action, def]) => [
       [`key-${action}`, core('string', def)],

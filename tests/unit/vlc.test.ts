@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,8 +10,8 @@ import { applyEdits, parseCheck, parseDoc, parseEdit, probeCheck } from '../../p
 import type { FileMap } from '../../preparers/types.ts';
 import { vlcPreparer } from '../../preparers/vlc/index.ts';
 import { parsePlaylist } from '../../preparers/vlc/playlist.ts';
-import { effectiveValue, normaliseHotkey, setPref, VLCRC_PATH } from '../../preparers/vlc/vlcrc.ts';
-import { runCheckerBatch } from '../support/checkerHome.ts';
+import { effectiveValue, normaliseHotkey, PREFS, setPref, VLCRC_PATH } from '../../preparers/vlc/vlcrc.ts';
+import { runCheckerBatch, SYSTEM_PYTHON } from '../support/checkerHome.ts';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 const work = mkdtempSync(join(tmpdir(), 'forge-vlc-unit-'));
@@ -105,6 +106,19 @@ describe('profile policy', () => {
       profileProblem(VLCRC_PATH, { type: 'file', bytes: bytes('[core]\nnonsense line\n') }) ?? '',
       /neither/,
     );
+    for (const line of [
+      'snapshot-path=/home/user/.config/autostart',
+      'input-record-path=/etc',
+      'snapshot-format=desktop',
+      'snapshot-prefix=../x',
+    ])
+      assert.match(
+        profileProblem(VLCRC_PATH, { type: 'file', bytes: bytes(`[core]\n${line}\n`) }) ?? '',
+        /gives/,
+        line,
+      );
+    const folder = bytes('[core]\nsnapshot-path=/home/user/Pictures/VLC/\n');
+    assert.equal(profileProblem(VLCRC_PATH, { type: 'file', bytes: folder }), null);
   });
   test('nothing under .local/share/vlc, no other file in .config/vlc, no symlinks', () => {
     assert.match(profileProblem('.local/share/vlc/lua/extensions/x.lua', { type: 'file' }) ?? '', /lua/);
@@ -216,6 +230,20 @@ describe('build, apply, probe, invariants', async () => {
     );
     assert.equal(await ok({ kind: 'vlc.image', file: 'Pictures/s.png', width: 320, height: 180 }), false);
     assert.equal(await ok({ kind: 'vlc.media', file: 'Videos/missing.mp4' }), false);
+  });
+  test("the checker's option table is the probe's (section, type, default, range)", () => {
+    const checker = join(work, 'forge_check_table.py');
+    writeFileSync(checker, checkerSource().text);
+    const code =
+      "import json,runpy,sys;ns=runpy.run_path(sys.argv[1]);print(json.dumps({k:[v['section'],v['type'],v['default'],v['min'],v['max']] for k,v in ns['VLC_PREFS'].items()}))";
+    const py = JSON.parse(execFileSync(SYSTEM_PYTHON, ['-c', code, checker], { encoding: 'utf8' }));
+    const ts = Object.fromEntries(
+      Object.entries(PREFS).map(([k, v]) => [
+        k,
+        [v.section, v.type, v.default, v.min ?? null, v.max ?? null],
+      ]),
+    );
+    assert.deepEqual(py, ts);
   });
   test('the portable checker reads tricky vlcrc and playlist files as the probe does', async () => {
     const states: FileMap[] = [
