@@ -22,6 +22,11 @@ export async function vscodeMutants(edits: VscodeEdit[], initial: FileMap) {
   const root = workspaceRoot(Object.keys(initial));
   edits.forEach((e, i) => {
     switch (e.op) {
+      case 'vscode.remove_setting': {
+        const other = e.settings === USER_SETTINGS ? root && workspaceSettingsOf(root) : USER_SETTINGS;
+        if (other) add(i, `reset in ${other} instead`, { ...e, settings: other });
+        return;
+      }
       case 'vscode.set_setting': {
         if (typeof e.value === 'boolean') add(i, `value ${e.value} → ${!e.value}`, { ...e, value: !e.value });
         const other = e.settings === USER_SETTINGS ? root && workspaceSettingsOf(root) : USER_SETTINGS;
