@@ -18,7 +18,8 @@ export const GIMP = '/usr/bin/gimp';
 const SAFE_PATH = /^\/[A-Za-z0-9_./-]+$/;
 
 function str(p: string): string {
-  if (!SAFE_PATH.test(p) || p.includes('..')) throw new Error(`unsafe path for Script-Fu: ${JSON.stringify(p)}`);
+  if (!SAFE_PATH.test(p) || p.includes('..'))
+    throw new Error(`unsafe path for Script-Fu: ${JSON.stringify(p)}`);
   return `"${p}"`;
 }
 
@@ -54,7 +55,9 @@ function body(e: GimpEdit): string {
     case 'gimp.saturation':
       return `(gimp-drawable-hue-saturation drw HUE-RANGE-ALL 0 0 ${num(Math.round(e.amount * 100))} 0)`;
     case 'gimp.grayscale':
-      return e.mode ? '(gimp-image-convert-grayscale img)' : '(gimp-drawable-desaturate drw DESATURATE-LUMINANCE)';
+      return e.mode
+        ? '(gimp-image-convert-grayscale img)'
+        : '(gimp-drawable-desaturate drw DESATURATE-LUMINANCE)';
     case 'gimp.clear_color':
       return [
         '(gimp-layer-add-alpha drw)',
@@ -119,15 +122,28 @@ export async function runInGimp(files: FileMap, edits: GimpEdit[]): Promise<File
       mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
       writeFileSync(path.join(home, rel), bytes);
     }
-    const steps = edits.map((e) => ({ from: path.join(home, e.path), to: path.join(home, e.to ?? e.path), edit: e }));
+    const steps = edits.map((e) => ({
+      from: path.join(home, e.path),
+      to: path.join(home, e.to ?? e.path),
+      edit: e,
+    }));
     for (const s of steps) mkdirSync(path.dirname(s.to), { recursive: true });
-    const args = ['-i', '-n', '-d', '-f', ...steps.flatMap((s) => ['-b', stepScript(s)]), '-b', '(gimp-quit 0)'];
+    const args = [
+      '-i',
+      '-n',
+      '-d',
+      '-f',
+      ...steps.flatMap((s) => ['-b', stepScript(s)]),
+      '-b',
+      '(gimp-quit 0)',
+    ];
     const { stderr } = await run(GIMP, args, {
       timeout: 300_000,
       env: { ...process.env, HOME: path.join(home, '.gimp-home') },
       maxBuffer: 16 * 1024 * 1024,
     });
-    if (/batch command experienced an execution error/.test(stderr)) throw new Error(`GIMP: ${stderr.slice(0, 2000)}`);
+    if (/batch command experienced an execution error/.test(stderr))
+      throw new Error(`GIMP: ${stderr.slice(0, 2000)}`);
     const out: FileMap = {};
     const names = new Set([...Object.keys(files), ...edits.map((e) => e.to ?? e.path)]);
     for (const rel of names) {
