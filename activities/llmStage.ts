@@ -5,8 +5,9 @@ import { structuredOutput } from '../llm/types.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { Context } from '../skills/template.ts';
+import { runInProcess, type TaskStages } from '../taskcore/pipeline.ts';
 import type { ActivityDeps } from './deps.ts';
-import { createPrepareStages, type TaskFields } from './prepare.ts';
+import { createPrepareStages, type Held, type TaskFields } from './prepare.ts';
 import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import { loadState, saveContext, saveState, type TaskState } from './taskState.ts';
 import type { BatchedResult, PrepareResult, StepResult, TaskRef } from './types.ts';
@@ -149,21 +150,49 @@ export function createLlmStageActivities(deps: ActivityDeps) {
    * running task is accepted or rejected.
    */
   async function authorToPackage(task: TaskRef): Promise<PrepareResult> {
-    const a = await author(task);
-    if (!a.ok) return a.result;
-    const p = await stages.prepareState(task, a.ctx, a.runs);
-    if (!p.ok) return p.result;
-    if (p.office) {
-      await saveContext(deps.store, task.taskId, a.ctx);
-      await saveState(deps.store, task.taskId, p.state);
-      await deps.database.db.update(tasks).set(p.fields).where(eq(tasks.id, task.taskId));
-      await recordNodeRuns(deps.database, task.taskId, p.runs);
-      return { ok: true, office: true };
+    // What one stage hands the next, in memory.
+    let authored: { ctx: Context; runs: NodeRun[] } | undefined;
+    let held: (Held & { runs: NodeRun[] }) | undefined;
+    let judged: NodeRun | undefined;
+    let rejected: StepResult | undefined;
+    const answer = <R extends StepResult>(r: R): R => {
+      if (!r.ok) rejected = r;
+      return r;
+    };
+    const inProcess: TaskStages<TaskRef> = {
+      authorTask: async (t) => {
+        const a = await author(t);
+        if (!a.ok) return answer(a.result);
+        authored = a;
+        return { ok: true };
+      },
+      prepareTask: async (t) => {
+        const p = await stages.prepareState(t, authored!.ctx, authored!.runs);
+        if (!p.ok) return answer(p.result);
+        held = { ctx: authored!.ctx, state: p.state, fields: p.fields, runs: p.runs };
+        return { ok: true, office: p.office };
+      },
+      officeVerify: () => {
+        throw new Error('the office check runs on its own queue, never in process');
+      },
+      judgeTask: async (t) => {
+        const { result, run } = await judge(t, held);
+        judged = run;
+        return answer(result);
+      },
+      packageTask: async (t) =>
+        answer(await stages.packageTask(t, judged ? [...held!.runs, judged] : held!.runs, held)),
+    };
+    const result = await runInProcess(inProcess, task);
+    if (rejected) return rejected;
+    if (result.office && held) {
+      await saveContext(deps.store, task.taskId, held.ctx);
+      await saveState(deps.store, task.taskId, held.state);
+      await deps.database.db.update(tasks).set(held.fields).where(eq(tasks.id, task.taskId));
+      await recordNodeRuns(deps.database, task.taskId, held.runs);
     }
-    const held = { ctx: a.ctx, state: p.state, fields: p.fields, runs: p.runs };
-    const { result, run } = await judge(task, held);
-    if (!result.ok) return result;
-    return stages.packageTask(task, run ? [...p.runs, run] : p.runs, held);
+    if (!result.ok) throw new Error(`task ${task.taskId}: a stage answered not ok without a reason`);
+    return result.office ? { ok: true, office: true } : { ok: true };
   }
 
   /**

@@ -41,6 +41,8 @@ export async function startExpansion(
     queues,
     maxTargets: opts.maxTargets ?? 8,
     concurrency: opts.concurrency ?? 3,
+    // The gate's dry runs go through the stages as production rounds do.
+    stages: deps.config.FORGE_TASK_STAGES,
   };
   await deps.temporal.workflow.start(taxonomyExpansion, {
     workflowId,

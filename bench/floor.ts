@@ -20,15 +20,15 @@ import { judgeCompletion } from '../llm/answer.ts';
 import { OfflineHintRegistry } from '../llm/offline/hints.ts';
 import { offlineCall } from '../llm/offline/server.ts';
 import { requestHash } from '../llm/requestHash.ts';
-import { closeOffice, configureOffice } from '../preparers/office/index.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/home/manifest.ts';
+import { closeOffice, configureOffice } from '../preparers/office/index.ts';
 import type { FileMap } from '../preparers/types.ts';
 import { DEFAULT_LEVEL_MIX, levelFor } from '../skills/levels.ts';
 import { type LoadedSpec, readSkillLibrary } from '../skills/load.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask, type LlmCaller } from '../skills/run/author.ts';
 import type { Context } from '../skills/template.ts';
-import { runTaskPipeline, type TaskStages } from '../workflows/pipeline.ts';
+import { runFusedPipeline, runInProcess, type TaskStages } from '../taskcore/pipeline.ts';
 
 /** Skills whose tasks carry no office document (bench/round.ts uses the same selection). */
 export const NO_OFFICE = ['os.*', 'thunderbird.*'];
@@ -180,7 +180,7 @@ export async function runFloor(
       }
     };
 
-  const stages: TaskStages = {
+  const stages: TaskStages<TaskRef> = {
     authorTask: timed('author', async (task) => {
       const h = held.get(task.taskId)!;
       const r = await authorTask(h.spec.spec, task.taskSeed, llm, {
@@ -280,7 +280,9 @@ export async function runFloor(
       held.set(task.taskId, { spec });
       total++;
       try {
-        if ((await runTaskPipeline(stages, task)) === 'accepted') acceptedCount++;
+        // The production composition: in process up to the office check, then on from there.
+        const outcome = await runFusedPipeline({ stages }, (t) => runInProcess(stages, t), task);
+        if (outcome === 'accepted') acceptedCount++;
       } catch (err) {
         rejectWith(`failed: ${(err as Error).message.slice(0, 80)}`);
       }

@@ -14,8 +14,14 @@ import type {
   TaskOutcome,
   TaskRef,
 } from '../activities/types.ts';
+import {
+  afterFused,
+  type PipelineRunner,
+  runFusedPipeline,
+  runTaskPipeline,
+  type TaskStages,
+} from '../taskcore/pipeline.ts';
 import { activitiesFor, type QueueNames } from './activityProxies.ts';
-import { afterFusedStage, runTaskPipeline, type TaskStages } from './pipeline.ts';
 
 export interface SkillWorkflowInput {
   roundId: string;
@@ -104,15 +110,20 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   let stop: StopReason | undefined;
   const inFlight = new Set<Promise<void>>();
 
-  const stages: TaskStages = {
+  const stages: TaskStages<TaskRef> = {
     authorTask: (t) => acts.llm.authorTask(t),
     prepareTask: (t) => acts.prepare.prepareTask(t),
     officeVerify: (t) => acts.office.officeVerify(t),
     judgeTask: (t) => acts.llm.judgeTask(t),
     packageTask: (t) => acts.prepare.packageTask(t),
   };
-  const folded: TaskStages = { ...stages, judgeAndPackage: (t) => acts.llm.judgeAndPackage(t) };
-  const fused: TaskStages = { ...folded, authorToPackage: (t) => acts.llm.authorToPackage(t) };
+  // One activity per stage (histories begun before the fold), or the finish segment as one.
+  const split: PipelineRunner<TaskRef> = { stages };
+  const folded: PipelineRunner<TaskRef> = {
+    stages,
+    segments: { finish: (t) => acts.llm.judgeAndPackage(t) },
+  };
+  const fused = (t: TaskRef) => acts.llm.authorToPackage(t);
 
   const slot = (taskIndex: number) => ({
     roundId: input.roundId,
@@ -144,8 +155,8 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
     const task = await gateSlot(taskIndex);
     if (!task) return;
     // Histories written before the fold replay as they ran: judge and package as two activities.
-    const mode = input.stages === 'fused' ? fused : patched(FOLD_JUDGE_AND_PACKAGE) ? folded : stages;
-    await settle(task, () => runTaskPipeline(mode, task));
+    if (input.stages === 'fused') await settle(task, () => runFusedPipeline(folded, fused, task));
+    else await settle(task, () => runTaskPipeline(patched(FOLD_JUDGE_AND_PACKAGE) ? folded : split, task));
   };
 
   /**
@@ -174,7 +185,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
       await settle(task, async () => {
         if (!answered.ok) throw answered.err;
         const result = answered.r[batch.indexOf(task)]!;
-        return 'error' in result ? runTaskPipeline(fused, task) : afterFusedStage(fused, task, result);
+        return 'error' in result ? runFusedPipeline(folded, fused, task) : afterFused(folded, task, result);
       });
     });
   };

@@ -5,7 +5,7 @@ import type {
   ExpansionSummary,
 } from '../activities/expansion.ts';
 import { outageRetry, type QueueNames } from './activityProxies.ts';
-import { skillWorkflow, skillWorkflowId } from './skill.ts';
+import { skillWorkflow, skillWorkflowId, type TaskStageMode } from './skill.ts';
 
 export interface ExpansionWorkflowInput {
   runId: string;
@@ -14,6 +14,8 @@ export interface ExpansionWorkflowInput {
   maxTargets: number;
   /** Proposals authored and gated at once. */
   concurrency: number;
+  /** How the gate's dry-run tasks map onto activities: as production rounds run them (absent: `split`). */
+  stages?: TaskStageMode;
 }
 
 /** Errors are classified by the worker: only a service outage uses the whole (minutes-long) policy. */
@@ -68,6 +70,7 @@ export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<
                 tasks: gateRound.tasks,
                 taskConcurrency: 1,
                 queues: input.queues,
+                ...(input.stages ? { stages: input.stages } : {}),
               },
             ],
           });

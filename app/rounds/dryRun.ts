@@ -4,12 +4,12 @@ import { createOfficeActivities } from '../../activities/office.ts';
 import { createPrepareActivities, type RubricStats } from '../../activities/prepare.ts';
 import { createRoundActivities } from '../../activities/round.ts';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
-import type { TaskOutcome } from '../../activities/types.ts';
+import type { TaskOutcome, TaskRef } from '../../activities/types.ts';
 import type { MutantReport } from '../../activities/verify/mutants.ts';
 import type { WrongVerdict } from '../../activities/verify/wrongSolutions.ts';
 import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
-import { runTaskPipeline, type TaskStages } from '../../workflows/pipeline.ts';
+import { type PipelineRunner, runFusedPipeline } from '../../taskcore/pipeline.ts';
 import type { Runtime } from '../runtime.ts';
 import { newRoundId } from './start.ts';
 
@@ -82,12 +82,16 @@ export async function dryRunSpec(
   const llm = createLlmStageActivities(runtime);
   const prepare = createPrepareActivities(runtime);
   const office = createOfficeActivities(runtime);
-  const stages: TaskStages = {
-    authorTask: llm.authorTask,
-    prepareTask: prepare.prepareTask,
-    officeVerify: office.officeVerify,
-    judgeTask: llm.judgeTask,
-    packageTask: prepare.packageTask,
+  // The composition production rounds run (the skill workflow's fused mode), with the activities called in process.
+  const runner: PipelineRunner<TaskRef> = {
+    stages: {
+      authorTask: llm.authorTask,
+      prepareTask: prepare.prepareTask,
+      officeVerify: office.officeVerify,
+      judgeTask: llm.judgeTask,
+      packageTask: prepare.packageTask,
+    },
+    segments: { finish: llm.judgeAndPackage },
   };
   const results: DryRunTask[] = [];
   for (let taskIndex = 0; taskIndex < n; taskIndex++) {
@@ -97,7 +101,7 @@ export async function dryRunSpec(
     const task = gate.task;
     let outcome: TaskOutcome;
     try {
-      outcome = await runTaskPipeline(stages, task);
+      outcome = await runFusedPipeline(runner, llm.authorToPackage, task);
     } catch (err) {
       outcome = 'failed';
       await round.finishTask(task, 'failed', err instanceof Error ? err.message : String(err));

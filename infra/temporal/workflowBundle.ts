@@ -6,12 +6,19 @@ import { repoRoot } from '../paths.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 
-/** Sources the bundle depends on: the workflows and the type-only contract they import. */
+/**
+ * The files outside workflows/ the bundle may take code from: the activities' contract (types) and
+ * the stage order (pure, import-free). The bundle is cached by their hash, so nothing else may be
+ * imported as a value (tests/unit/importGraph.test.ts).
+ */
+export const BUNDLE_INPUTS = ['activities/types.ts', 'taskcore/pipeline.ts'] as const;
+
+/** Sources the bundle depends on: the workflows and BUNDLE_INPUTS. */
 function sourceHash(): string {
   const h = createHash('sha256');
   const dir = path.join(repoRoot, 'workflows');
   for (const f of readdirSync(dir).sort()) h.update(f).update(readFileSync(path.join(dir, f)));
-  h.update(readFileSync(path.join(repoRoot, 'activities', 'types.ts')));
+  for (const f of BUNDLE_INPUTS) h.update(f).update(readFileSync(path.join(repoRoot, f)));
   return h.digest('hex').slice(0, 16);
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { repoRoot } from '../../infra/paths.ts';
+import { BUNDLE_INPUTS } from '../../infra/temporal/workflowBundle.ts';
 import { APPS } from '../../preparers/types.ts';
 
 /**
@@ -16,6 +17,7 @@ const floors: readonly (readonly string[])[] = [
   ['app'],
   ['workflows'],
   ['activities'],
+  ['taskcore'],
   ['taxonomy', 'skills', 'export'],
   ['llm', 'taskpack'],
   ['preparers'],
@@ -258,19 +260,26 @@ test('tooling imports no room, and nothing but tests and bench imports tests', (
 
 /**
  * The worker bundles workflows/ with everything it imports at run time, and caches the bundle by a
- * hash of workflows/ and activities/types.ts only: values from other rooms would bring their I/O
- * into the sandbox and go stale in the cache, so only types may come from outside.
+ * hash of workflows/ and BUNDLE_INPUTS only: values from other files would bring their I/O into the
+ * sandbox and go stale in the cache, so only types may come from elsewhere — and the bundle inputs
+ * themselves take no value from any file.
  */
-test('workflows import only types from other rooms', () => {
+test('workflows import values only from the bundle inputs, which import none', () => {
   const statement = /^(?:import|export)\s+(type\s+)?([\s\S]*?)\s+from\s+['"]([^'"]+)['"]/gm;
   const valueImports: string[] = [];
-  for (const file of sourceFiles(path.join(repoRoot, 'workflows'))) {
+  const inputs = new Set<string>(BUNDLE_INPUTS);
+  const files = [
+    ...sourceFiles(path.join(repoRoot, 'workflows')),
+    ...BUNDLE_INPUTS.map((f) => path.join(repoRoot, f)),
+  ];
+  for (const file of files) {
+    const fromInput = inputs.has(path.relative(repoRoot, file));
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(statement)) {
       const [, typeOnly, names, spec] = m as unknown as [string, string | undefined, string, string];
       if (!spec.startsWith('.')) continue;
       const target = path.relative(repoRoot, path.resolve(path.dirname(file), spec));
-      if (roomOf(target) === 'workflows' || typeOnly) continue;
+      if (typeOnly || (!fromInput && (roomOf(target) === 'workflows' || inputs.has(target)))) continue;
       const specifiers = names
         .replace(/^\{|\}$/g, '')
         .split(',')
