@@ -16,7 +16,6 @@ export const SEARCH_ENGINES = {
     url: 'https://duckduckgo.com/?q={searchTerms}',
     prepopulate_id: 92,
   },
-  Yahoo: { keyword: 'yahoo.com', url: 'https://search.yahoo.com/search?p={searchTerms}', prepopulate_id: 2 },
 } as const;
 export type SearchEngine = keyof typeof SEARCH_ENGINES;
 export const SEARCH_ENGINE_NAMES = Object.keys(SEARCH_ENGINES) as SearchEngine[];

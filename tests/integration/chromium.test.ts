@@ -5,7 +5,8 @@
  *     from cleanly (exit status 0) while it loads one of the task's own pages (file://).
  *  2. Chromium read our files rather than replacing them: it rewrites Bookmarks with its own
  *     fields (a guid per node) and a checksum that matches the contents, keeps our History rows
- *     (the page it loaded is added beside them), and keeps every Preferences setting we wrote.
+ *     (the page it loaded is added beside them), and keeps every Preferences setting we wrote (the
+ *     default search engine by name: Chromium refreshes a built-in engine's URLs from its own table).
  *  3. The state we check survives the start: read back after Chromium exits, every rubric check
  *     and invariant gives the verdict it gave before, with our probes and with the shipped checker.
  * It does not prove how the GUI shows any of this. Bounded: each Chromium run is killed after 60 s.
@@ -18,7 +19,12 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { SYSTEM_PYTHON } from '../../preparers/checker/runner.ts';
-import { type BookmarksFile, bookmarksChecksum } from '../../preparers/chromium/bookmarks.ts';
+import {
+  type BookmarksFile,
+  bookmarksChecksum,
+  entriesOf,
+  parseBookmarks,
+} from '../../preparers/chromium/bookmarks.ts';
 import { historyUrls } from '../../preparers/chromium/history.ts';
 import {
   BOOKMARKS,
@@ -28,6 +34,7 @@ import {
   PREFERENCES,
   parsePreferences,
 } from '../../preparers/chromium/prefs.ts';
+import { SEARCH_PREF, searchEngineOf } from '../../preparers/chromium/searchEngines.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
@@ -136,11 +143,13 @@ describe('real Chromium starts on the built profiles and keeps what we check', (
         const back = readBack(home, files);
         // Chromium parsed our Bookmarks: it rewrote the file with a guid per node and a checksum of its own.
         const marks = JSON.parse(Buffer.from(back[BOOKMARKS]!).toString('utf8')) as BookmarksFile;
-        assert.equal(
-          typeof marks.roots.bookmark_bar?.guid,
-          'string',
-          `${name}: Bookmarks not rewritten by Chromium`,
-        );
+        // (A tree with no bookmark needs nothing of Chromium's: it keeps the file as it is.)
+        if (entriesOf(parseBookmarks(files[BOOKMARKS])).length > 0)
+          assert.equal(
+            typeof marks.roots.bookmark_bar?.guid,
+            'string',
+            `${name}: Bookmarks not rewritten by Chromium`,
+          );
         assert.equal(
           marks.checksum,
           bookmarksChecksum(marks),
@@ -157,7 +166,13 @@ describe('real Chromium starts on the built profiles and keeps what we check', (
           o !== null && typeof o === 'object' && !Array.isArray(o) && Object.keys(o).length > 0
             ? Object.entries(o).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k))
             : [prefix];
-        for (const p of leaves(ours, ''))
+        // The search engine is kept by name: Chromium refreshes a built-in engine's other fields from its own table.
+        assert.equal(
+          searchEngineOf(theirs),
+          searchEngineOf(ours),
+          `${name}: Chromium changed the search engine`,
+        );
+        for (const p of leaves(ours, '').filter((p) => !p.startsWith(`${SEARCH_PREF}.`)))
           assert.deepEqual(getAt(theirs, p), getAt(ours, p), `${name}: Chromium changed ${p}`);
 
         const got = await Promise.all(checks.map((c) => probeCheck(back, c)));
