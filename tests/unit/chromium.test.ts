@@ -259,6 +259,9 @@ describe('chromium checker part agrees with the probes', () => {
         { kind: 'chromium.no_bookmark', title: 'Tax office' },
         { kind: 'chromium.history', site: 'youtube.com', present: false },
         { kind: 'chromium.file', path: 'Downloads/menu.pdf', sha256: sha256Of(built['Sites/menu.pdf']!) },
+        { kind: 'chromium.file', path: 'Downloads/menu.pdf', sameAs: 'Sites/menu.pdf' },
+        { kind: 'chromium.file', path: 'Downloads/menu.pdf', sameAs: 'Sites/menu.html' },
+        { kind: 'chromium.file', path: 'Downloads/none.pdf', sameAs: 'Sites/none.pdf' },
         {
           kind: 'chromium.file_text',
           path: 'Sites/menu.html',
