@@ -19,7 +19,11 @@ export function chromeTime(iso: string): bigint {
 /** A typed link (core page transition 1) that started a navigation chain, as the omnibox records it. */
 const TRANSITION_TYPED = 0x30000001;
 
-/** A History database with these pages and visits, in the schema Chromium creates. */
+/**
+ * A History database with these pages and visits, in the schema Chromium creates. Visit times are
+ * absolute: Chromium expires visits older than 90 days (and then their URLs) soon after it starts,
+ * so a task's history must be dated within 90 days of the day the task runs.
+ */
 export function buildHistory(pages: VisitSpec[]): Uint8Array {
   const db = new Database(':memory:');
   try {
