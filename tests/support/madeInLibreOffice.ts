@@ -1,3 +1,5 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { calcInLibreOffice } from '../../preparers/calc/libreOffice.ts';
 import { impressInLibreOffice } from '../../preparers/impress/libreOffice.ts';
 import { officeFormatOf } from '../../preparers/office/formats.ts';
@@ -5,6 +7,7 @@ import type { OfficeOp, ResidentOffice } from '../../preparers/office/resident.t
 import { applyEdits } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { writerInLibreOffice } from '../../preparers/writer/libreOffice.ts';
+import { cached } from './taskCache.ts';
 
 const NOT_DRIVEN: Record<string, string> = {
   ...calcInLibreOffice.notDriven,
@@ -26,7 +29,45 @@ export interface MadeState {
  * in the file's own format; other edits (OS, mail, what LibreOffice can't be driven to do) are
  * applied by the preparers as the oracle applies them.
  */
-export async function madeInLibreOffice(
+export function madeInLibreOffice(
+  name: string,
+  initial: FileMap,
+  edits: ({ op: string } & Record<string, unknown>)[],
+  office: ResidentOffice,
+): Promise<MadeState> {
+  // Two test files make the same states (officeDriven, osworldMetrics): made once, kept by what
+  // makes them, LibreOffice's build included (taskCache.ts).
+  return cached('made-in-libreoffice', { name, initial, edits, office: officeBuild() }, () =>
+    makeInLibreOffice(name, initial, edits, office),
+  );
+}
+
+let build: string | undefined;
+/** Which LibreOffice: its version file and the binary's size and time (FORGE_SOFFICE or soffice on PATH). */
+function officeBuild(): string {
+  if (build !== undefined) return build;
+  const named = process.env.FORGE_SOFFICE ?? 'soffice';
+  const found = named.includes('/')
+    ? named
+    : (process.env.PATH ?? '')
+        .split(':')
+        .map((d) => path.join(d, named))
+        .find((f) => existsSync(f));
+  if (!found) {
+    build = 'no soffice';
+    return build;
+  }
+  const dir = path.dirname(realpathSync(found));
+  const bin = [path.join(dir, 'soffice.bin'), realpathSync(found)].find((f) => existsSync(f))!;
+  const { size, mtimeMs } = statSync(bin);
+  const version = existsSync(path.join(dir, 'versionrc'))
+    ? readFileSync(path.join(dir, 'versionrc'), 'utf8')
+    : '';
+  build = `${bin} ${size} ${mtimeMs} ${version}`;
+  return build;
+}
+
+async function makeInLibreOffice(
   name: string,
   initial: FileMap,
   edits: ({ op: string } & Record<string, unknown>)[],

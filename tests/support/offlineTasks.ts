@@ -8,6 +8,7 @@ import { materializeTask } from '../../skills/run/materialize.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import type { Context } from '../../skills/template.ts';
 import { render } from '../../skills/template.ts';
+import { cached } from './taskCache.ts';
 
 /** The offline model's answer computed in this process: the same function its HTTP server calls. */
 const offlineCaller: LlmCaller = async (call) => {
@@ -50,6 +51,12 @@ export interface OfflineTask {
  * (the initial state fails, the oracle state passes) is taken, as a round would reject the others.
  */
 export async function offlineTask(spec: SkillSpec, firstSeed = 1): Promise<OfflineTask> {
+  // Several test files build the same tasks: built once, kept by what makes them (taskCache.ts).
+  const task = await cached('offline-task', { spec, firstSeed }, () => buildOfflineTask(spec, firstSeed));
+  return { ...task, spec };
+}
+
+async function buildOfflineTask(spec: SkillSpec, firstSeed: number): Promise<OfflineTask> {
   const problems: string[] = [];
   for (let seed = firstSeed; seed < firstSeed + 5; seed++) {
     const authored = await authorTask(spec, seed, offlineCaller);
