@@ -56,18 +56,18 @@ export function sourceDigest(): string {
 const enabled = () => process.env.FORGE_TEST_CACHE !== 'off';
 
 let pruned = false;
-/** Entries made from other sources are dropped once a day old (another checkout may still be using newer ones). */
+/** Entries made from other sources are dropped an hour after their last write (a run still using them is long over). */
 function cacheDir(): string {
   const root = path.join(forgeHome(), 'cache', 'tests');
   const dir = path.join(root, sourceDigest());
   mkdirSync(dir, { recursive: true });
   if (!pruned) {
     pruned = true;
-    const dayAgo = Date.now() - 24 * 3600 * 1000;
+    const hourAgo = Date.now() - 3600 * 1000;
     for (const other of readdirSync(root)) {
       const full = path.join(root, other);
       try {
-        if (full !== dir && statSync(full).mtimeMs < dayAgo) rmSync(full, { recursive: true, force: true });
+        if (full !== dir && statSync(full).mtimeMs < hourAgo) rmSync(full, { recursive: true, force: true });
       } catch {
         // Another process pruned it first.
       }
