@@ -17,10 +17,11 @@ export const gimpOsworld: Record<string, OsworldMapper> = {
       result: {
         type: 'vm_command_line',
         // $1 is the path, passed as an argument: nothing of it reaches the shell's parser.
-        command: ['sh', '-c', 'sha256sum -- "$1" | cut -c1-64', 'sh', vmAbsolute(c.path)],
+        // No trailing newline (exact_match compares the whole output); a missing file prints nothing.
+        command: ['sh', '-c', 'h=$(sha256sum -- "$1") && printf %s "${h%% *}"', 'sh', vmAbsolute(c.path)],
         shell: false,
       },
-      expected: { type: 'rule', rules: { expected: `${c.sha256}\n` } },
+      expected: { type: 'rule', rules: { expected: c.sha256 } },
     };
     return { ok: true, shape: 'call', call };
   },

@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { gimpPreparer as P } from '../../preparers/gimp/index.ts';
 import { jpegHeader } from '../../preparers/gimp/jpeg.ts';
@@ -240,5 +245,23 @@ describe('gimp schema and profile', () => {
       '.config/GIMP/2.10/scripts/x.scm',
     ])
       assert.match(profileProblem(p, { type: 'file' }) ?? '', /GIMP/);
+  });
+
+  test('the byte pin maps to exact_match on the file hash, and every pixel kind stays with the checker', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gimp-map-'));
+    writeFileSync(path.join(dir, 'a.png'), 'abc');
+    const sha = createHash('sha256').update('abc').digest('hex');
+    const m = P.osworld['gimp.unchanged']!({ kind: 'gimp.unchanged', path: 'a.png', sha256: sha });
+    assert.ok(m.ok && m.shape === 'call');
+    const command = (m.call.result as unknown as { command: string[] }).command;
+    const run = (file: string) =>
+      execFileSync(command[0]!, [...command.slice(1, -1), path.join(dir, file)], { encoding: 'utf8' });
+    assert.equal(
+      run('a.png'),
+      (m.call.expected as unknown as { rules: { expected: string } }).rules.expected,
+    );
+    assert.equal(run('missing.png'), '');
+    for (const kind of ['gimp.image', 'gimp.matches', 'gimp.measure', 'gimp.region'])
+      assert.equal(P.osworld[kind]!({ kind, path: 'a.png' }).ok, false);
   });
 });
