@@ -1,9 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import OpenAI from 'openai';
-import type {
-  ChatCompletion,
-  ChatCompletionCreateParamsNonStreaming,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/client.ts';
 import { AdaptiveLimiter } from './adaptiveLimiter.ts';
@@ -12,9 +8,12 @@ import { maxCompletionTokens } from './completionBudget.ts';
 import type { LlmEndpoint, LlmEndpoints } from './endpoints.ts';
 import type { CallOutcome, LedgerRow } from './ledger.ts';
 import { createLedgerQueue } from './ledgerQueue.ts';
-import { type OfflineHintRegistry, offlineHintHeader } from './offline/hints.ts';
+import type { OfflineHintRegistry } from './offline/hints.ts';
 import type { OfflineAnswer, OfflineRequest } from './offline/server.ts';
 import { assertPriced, type PriceTable, priceCall } from './prices.ts';
+import { offlineInProcessProvider } from './providers/offlineInProcess.ts';
+import { openAiCompatibleProvider } from './providers/openAiCompatible.ts';
+import type { LlmProvider } from './providers/provider.ts';
 import { requestHash } from './requestHash.ts';
 import { backoffMs, type CallFailure, classifyError } from './retryPolicy.ts';
 import {
@@ -42,6 +41,12 @@ export interface LlmClientDeps {
   hints?: OfflineHintRegistry;
   /** The offline model of this process, called directly (llm/offline/server.ts `offlineCall`). */
   offlineCall?: (request: OfflineRequest, hintId?: string) => OfflineAnswer;
+  /**
+   * The provider that serves an endpoint, when it is not OpenAI-compatible (the seam for another
+   * provider's API); undefined from it, or absent: the OpenAI-compatible provider (the offline
+   * model in process when `offlineCall` is given).
+   */
+  providerFor?: (endpoint: LlmEndpoint) => LlmProvider | undefined;
   /** Injectable for tests: backoff waits and jitter. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
@@ -75,7 +80,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
   const ledger = createLedgerQueue(database);
 
   const limiters = new Map<string, AdaptiveLimiter>();
-  const clients = new Map<string, OpenAI>();
+  const providers = new Map<string, LlmProvider>();
   const keyOf = (e: LlmEndpoint) => `${e.baseURL ?? ''}|${e.model}`;
   const limiterOf = (e: LlmEndpoint) => {
     let l = limiters.get(keyOf(e));
@@ -88,20 +93,18 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
     }
     return l;
   };
-  const clientOf = (e: LlmEndpoint) => {
+  const providerOf = (e: LlmEndpoint): LlmProvider => {
     const key = `${e.baseURL ?? ''}|${e.apiKey}`;
-    let c = clients.get(key);
-    if (!c) {
-      // Retries are ours (bounded, ledgered, limiter-aware), never the client's.
-      c = new OpenAI({
-        baseURL: e.baseURL,
-        apiKey: e.apiKey,
-        maxRetries: 0,
-        timeout: config.FORGE_LLM_TIMEOUT_SECONDS * 1000,
-      });
-      clients.set(key, c);
+    let p = providers.get(key);
+    if (!p) {
+      p =
+        deps.providerFor?.(e) ??
+        (e.offline && deps.offlineCall
+          ? offlineInProcessProvider(deps.offlineCall)
+          : openAiCompatibleProvider(e, config.FORGE_LLM_TIMEOUT_SECONDS));
+      providers.set(key, p);
     }
-    return c;
+    return p;
   };
 
   async function callLlmNode<T>(req: LlmNodeRequest<T>): Promise<LlmNodeResult<T>> {
@@ -178,24 +181,10 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
       endpoint.offline && req.offlineHint !== undefined && deps.hints
         ? deps.hints.register(req.offlineHint)
         : undefined;
-    const headers = hintId ? { [offlineHintHeader]: hintId } : undefined;
 
     const completionLimit = maxCompletionTokens(req.jsonSchema);
 
-    /** One request to the endpoint: the offline model of this process directly, else over HTTP. */
-    async function send(
-      params: OfflineRequest & ChatCompletionCreateParamsNonStreaming,
-    ): Promise<{ data: ChatCompletion; requestId: string | null }> {
-      if (endpoint.offline && deps.offlineCall) {
-        req.signal?.throwIfAborted();
-        const answer = deps.offlineCall(params, hintId);
-        return { data: answer.completion, requestId: answer.requestId };
-      }
-      const { data, response } = await clientOf(endpoint)
-        .chat.completions.create(params, { headers, signal: req.signal })
-        .withResponse();
-      return { data, requestId: response.headers.get('x-request-id') };
-    }
+    const transport = providerOf(endpoint);
 
     async function exchange(messages: ChatMessage[]): Promise<Exchange> {
       const limiter = limiterOf(endpoint);
@@ -214,7 +203,10 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
               json_schema: { name: req.schemaName, schema: req.jsonSchema, strict: true },
             },
           };
-          const { data, requestId } = await send(params);
+          const { completion: data, requestId } = await transport.complete(params, {
+            ...(req.signal ? { signal: req.signal } : {}),
+            ...(hintId ? { hintId } : {}),
+          });
           slot.release('success');
           return {
             ok: true,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { asc, eq, inArray } from 'drizzle-orm';
+import { APIError } from 'openai';
 import { z } from 'zod';
 import { llmCache, llmCalls } from '../../infra/db/schema.ts';
 import { createLlmClient, type LlmClient, type LlmClientDeps } from '../../llm/client.ts';
@@ -12,6 +13,7 @@ import { OfflineHintRegistry } from '../../llm/offline/hints.ts';
 import { startOfflineModel } from '../../llm/offline/server.ts';
 import { openLlm } from '../../llm/openLlm.ts';
 import { loadPriceTable, PriceError } from '../../llm/prices.ts';
+import type { LlmProvider } from '../../llm/providers/provider.ts';
 import { type LlmNodeRequest, structuredOutput } from '../../llm/types.ts';
 import { reply, type ScriptedLlm, startScriptedLlm } from '../support/scriptedLlm.ts';
 import { closeTestServices, type TestServices, testServices } from '../support/services.ts';
@@ -377,6 +379,58 @@ describe('LLM client against a scripted provider and real Postgres', () => {
     } finally {
       svc.database.pool.query = query;
     }
+  });
+
+  test('another provider plugs in through providerFor: the client still caches, ledgers and retries its calls', async () => {
+    const sent: { model: string; signal: boolean }[] = [];
+    let failures = 1;
+    const other: LlmProvider = {
+      async complete(params, { signal }) {
+        sent.push({ model: params.model, signal: signal !== undefined });
+        if (failures-- > 0)
+          throw APIError.generate(503, { error: { message: 'overloaded' } }, 'overloaded', new Headers());
+        return {
+          requestId: 'req_other_1',
+          completion: {
+            id: 'cmpl_other',
+            object: 'chat.completion',
+            created: 0,
+            model: params.model,
+            choices: [
+              {
+                index: 0,
+                finish_reason: 'stop',
+                logprobs: null,
+                message: { role: 'assistant', content: JSON.stringify(good), refusal: null },
+              },
+            ],
+            usage: { prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 },
+          },
+        };
+      },
+    };
+    const c = createLlmClient({ ...deps(), providerFor: (e) => (e === endpoint ? other : undefined) });
+    const before = scripted.requests.length;
+    const req = request('another provider');
+    const r = await c.callLlmNode(req);
+    assert.ok(r.ok);
+    assert.deepEqual(r.value, good);
+    assert.equal(scripted.requests.length, before, 'the OpenAI-compatible endpoint was not called');
+    assert.deepEqual(
+      sent.map((s) => s.model),
+      ['gpt-4.1-mini', 'gpt-4.1-mini'],
+    );
+    const ledger = await rows(req.taskId);
+    assert.deepEqual(
+      ledger.map((row) => row.outcome),
+      ['http_error', 'ok'],
+    );
+    assert.equal(ledger[1]!.requestId, 'req_other_1');
+    assert.equal(ledger[1]!.promptTokens, 1000);
+    // The same request again is the client's cache hit: the provider is not called.
+    const again = await c.callLlmNode({ ...req });
+    assert.ok(again.ok && again.cacheHit);
+    assert.equal(sent.length, 2);
   });
 
   test('a model without a price is refused at startup', () => {
