@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { finished } from 'node:stream/promises';
 import { z } from 'zod';
-import { canonicalJson, canonicalJsonLine } from '../infra/canonicalJson.ts';
+import { canonicalJson } from '../infra/canonicalJson.ts';
 import type { Database } from '../infra/db/client.ts';
 import { requireRoundId } from '../infra/db/queries/known.ts';
-import { packageRevision } from '../taskpack/revision.ts';
 import { urlPath } from '../taskpack/setupScript.ts';
-import { parseTaskPackage, type TaskPackage } from '../taskpack/taskPackage.ts';
-import { osworldPackContext } from './osworld/packContext.ts';
-import { type CheckEvaluator, toOsworldTask } from './osworld/task.ts';
+import { parseTaskPackage } from '../taskpack/taskPackage.ts';
+import type { FormatReport, FormatTools, FormatWriter, PackFormat } from './format.ts';
+import { JSONL_PATH, jsonlFormat, jsonlLine } from './jsonl/format.ts';
+import { OSWORLD_INDEX_PATH, osworldExampleText, osworldFormat } from './osworld/format.ts';
 import { openSink, type PackSink } from './sink.ts';
 import { countPackages, iteratePackages, type PackObjectStore } from './source.ts';
 
@@ -20,14 +15,20 @@ import { countPackages, iteratePackages, type PackObjectStore } from './source.t
 export const PACK_FORMAT = 'cua-forge/pack@2';
 export const MANIFEST_PATH = 'cua-forge-pack.json';
 export const REPORT_PATH = 'export-report.json';
-export const OSWORLD_INDEX_PATH = 'evaluation_examples/test_all.json';
-export const JSONL_PATH = 'tasks.jsonl';
+export { JSONL_PATH, jsonlLine, OSWORLD_INDEX_PATH, osworldExampleText };
+
+/** The export formats by name: a new format is a file implementing PackFormat and a line here. */
+export const FORMATS = { osworld: osworldFormat, jsonl: jsonlFormat } as const satisfies Record<
+  string,
+  PackFormat
+>;
+export type FormatName = keyof typeof FORMATS;
 
 export const exportOptionsSchema = z.strictObject({
   round: z.string().min(1),
   skills: z.string().min(1).optional(),
   statuses: z.array(z.string().min(1)).min(1).default(['accepted']),
-  format: z.enum(['osworld', 'jsonl']),
+  format: z.enum(Object.keys(FORMATS) as [FormatName, ...FormatName[]]),
   out: z.string().min(1),
   /** ship: artifacts go inside the pack; url: the pack refers to them by URL. */
   files: z.enum(['ship', 'url']).default('ship'),
@@ -49,18 +50,13 @@ export interface ExportProgress {
   taskId: string;
 }
 
-export interface ExportReport {
-  format: 'osworld' | 'jsonl';
+export interface ExportReport extends FormatReport {
+  format: FormatName;
   round: string;
   selected: number;
   exported: number;
   /** The models that generated the exported tasks (from their provenance; `offline` for the offline model). */
   models: string[];
-  /** Tasks left out of an OSWorld pack, each with the reason (no check can be graded). */
-  excluded: { taskId: string; checkKind: string; reason: string }[];
-  /** OSWorld packs: how many checks each evaluator grades, and which evaluator graded each check. */
-  byEvaluator?: Record<string, number>;
-  evaluators?: { taskId: string; checks: CheckEvaluator[] }[];
 }
 
 /**
@@ -84,115 +80,73 @@ export async function exportPack(
     exported: 0,
     models: [],
     excluded: [],
-    ...(opts.format === 'osworld' ? { byEvaluator: {}, evaluators: [] } : {}),
   };
-  const jsonlFile = opts.format === 'jsonl' && opts.out.endsWith('.jsonl');
-  const sink = jsonlFile ? undefined : await openSink(opts.out);
+  const format = FORMATS[opts.format];
+  const sink = format.needsFolder || !opts.out.endsWith('.jsonl') ? await openSink(opts.out) : undefined;
   const shipped = new Map<string, { sha256: string; size: number }>();
-  const index = new Map<string, string[]>();
   const models = new Set<string>();
-  const spool = opts.format === 'jsonl' ? await openSpool(jsonlFile ? opts.out : undefined) : undefined;
+  const tools: FormatTools = {
+    sink,
+    async ship(packPath, key, sha256) {
+      if (!sink) throw new Error('shipping files needs a folder or .tar.gz output');
+      if (shipped.has(packPath)) return;
+      const bytes = await deps.store.getObject(key);
+      const actual = createHash('sha256').update(bytes).digest('hex');
+      if (actual !== sha256) throw new Error(`object ${key} has sha256 ${actual}, expected ${sha256}`);
+      await sink.addFile(packPath, bytes);
+      shipped.set(packPath, { sha256, size: bytes.byteLength });
+    },
+    async file(packPath, bytes) {
+      if (!sink) throw new Error(`${packPath} needs a folder or .tar.gz output`);
+      if (shipped.has(packPath)) return;
+      await sink.addFile(packPath, bytes);
+      shipped.set(packPath, {
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        size: bytes.byteLength,
+      });
+    },
+    url: async (key) =>
+      opts.baseUrl
+        ? `${opts.baseUrl.replace(/\/+$/, '')}/${urlPath(key)}`
+        : deps.store.presignedGetUrl(key, opts.urlExpirySeconds),
+    bucket: deps.store.bucket,
+    files: opts.files,
+    out: opts.out,
+  };
+  let writer: FormatWriter | undefined;
   try {
+    writer = await format.open(tools, report);
     let done = 0;
     for await (const row of iteratePackages(deps.database, selection, opts.pageSize)) {
       const text = Buffer.from(await deps.store.getObject(row.taskJsonKey)).toString('utf8');
       const pkg = parseTaskPackage(text, `task.json of ${row.taskId} (${row.taskJsonKey})`);
       if (pkg.id !== row.taskId)
         throw new Error(`${row.taskJsonKey} holds task ${pkg.id}, expected ${row.taskId}`);
-      const ship = async (packPath: string, key: string, sha256: string) => {
-        if (!sink) throw new Error('shipping files needs a folder or .tar.gz output');
-        if (shipped.has(packPath)) return;
-        const bytes = await deps.store.getObject(key);
-        const actual = createHash('sha256').update(bytes).digest('hex');
-        if (actual !== sha256)
-          throw new Error(`object ${key} has sha256 ${actual}, task ${pkg.id} expects ${sha256}`);
-        await sink.addFile(packPath, bytes);
-        shipped.set(packPath, { sha256, size: bytes.byteLength });
-      };
-      const url = async (key: string) =>
-        opts.baseUrl
-          ? `${opts.baseUrl.replace(/\/+$/, '')}/${urlPath(key)}`
-          : deps.store.presignedGetUrl(key, opts.urlExpirySeconds);
-      if (opts.format === 'osworld' && sink) {
-        const ctx = osworldPackContext(pkg, {
-          artifact: async (key, sha256, packPath) => {
-            if (opts.files === 'url') return { url: await url(key) };
-            await ship(packPath, key, sha256);
-            return { packPath };
-          },
-          file: async (packPath, bytes) => {
-            if (shipped.has(packPath)) return;
-            await sink.addFile(packPath, bytes);
-            shipped.set(packPath, {
-              sha256: createHash('sha256').update(bytes).digest('hex'),
-              size: bytes.byteLength,
-            });
-          },
-        });
-        const result = await toOsworldTask(pkg, ctx);
-        if (result.ok) {
-          report.evaluators?.push({ taskId: pkg.id, checks: result.evaluators });
-          for (const e of result.evaluators)
-            report.byEvaluator![e.evaluator] = (report.byEvaluator![e.evaluator] ?? 0) + 1;
-          await sink.addFile(
-            `evaluation_examples/examples/${result.domain}/${pkg.id}.json`,
-            encode(osworldExampleText(result.task)),
-          );
-          index.set(result.domain, [...(index.get(result.domain) ?? []), pkg.id]);
-          for (const m of pkg.provenance.models) models.add(m);
-          report.exported++;
-        } else {
-          for (const u of result.unmapped) report.excluded.push({ taskId: pkg.id, ...u });
-        }
-      } else if (spool) {
-        const artifacts = [];
-        for (const a of pkg.artifacts) {
-          const uri: Record<string, string> = { s3: `s3://${deps.store.bucket}/${a.key}` };
-          if (opts.files === 'ship' && sink) {
-            await ship(`artifacts/${a.key}`, a.key, a.sha256);
-            uri.path = `artifacts/${a.key}`;
-          } else uri.url = await url(a.key);
-          artifacts.push({ ...a, uri });
-        }
-        await spool.write(jsonlLine(pkg, artifacts));
+      if (await writer.add(pkg)) {
         for (const m of pkg.provenance.models) models.add(m);
         report.exported++;
       }
       onProgress({ done: ++done, total, taskId: row.taskId });
     }
     report.models = [...models].sort();
-    if (spool) {
-      await spool.close();
-      if (sink) await sink.addFileFromDisk(JSONL_PATH, spool.file);
-    }
-    if (sink) await finishPack(sink, opts.format, index, shipped, report);
+    await writer.finish();
+    if (sink) await finishPack(sink, opts.format, shipped, report);
     return report;
   } catch (err) {
     await sink?.abort();
     throw err;
   } finally {
-    await spool?.cleanup();
+    await writer?.cleanup();
   }
 }
 
-/** An OSWorld example file's text, as the pack holds it (the export gate grades these bytes too). */
-export const osworldExampleText = (task: Record<string, unknown>) => canonicalJson(task);
-
-/** One line of tasks.jsonl: the package with its artifacts located, and its revision. */
-export const jsonlLine = (pkg: TaskPackage, artifacts: unknown[]) =>
-  canonicalJsonLine({ ...pkg, artifacts, revision: packageRevision(pkg) });
-
+/** The report and the manifest every pack ends with, whatever its format. */
 async function finishPack(
   sink: PackSink,
-  format: 'osworld' | 'jsonl',
-  index: Map<string, string[]>,
+  format: FormatName,
   shipped: Map<string, { sha256: string; size: number }>,
   report: ExportReport,
 ): Promise<void> {
-  if (format === 'osworld') {
-    const sorted = Object.fromEntries([...index].map(([d, ids]) => [d, [...ids].sort()]));
-    await sink.addFile(OSWORLD_INDEX_PATH, encode(canonicalJson(sorted)));
-  }
   await sink.addFile(REPORT_PATH, encode(canonicalJson(report)));
   const files = Object.fromEntries([...shipped].sort(([a], [b]) => (a < b ? -1 : 1)));
   await sink.addFile(
@@ -203,24 +157,3 @@ async function finishPack(
 }
 
 const encode = (s: string) => Buffer.from(s, 'utf8');
-
-/** JSONL lines go to a file as they are made (the final file, or a temp file to put in the archive). */
-async function openSpool(target: string | undefined) {
-  const dir = target ? undefined : await mkdtemp(path.join(os.tmpdir(), 'forge-export-'));
-  const file = target ?? path.join(dir as string, JSONL_PATH);
-  const stream = createWriteStream(file);
-  return {
-    file,
-    async write(line: string) {
-      if (!stream.write(line)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
-    },
-    async close() {
-      stream.end();
-      await finished(stream);
-    },
-    async cleanup() {
-      if (!stream.closed) stream.destroy();
-      if (dir) await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
