@@ -104,7 +104,8 @@ async function tasksPerSkill(forge: TestForge, roundId: string): Promise<Map<str
 describe('student feedback drives three rounds (offline, real Temporal/MinIO/Postgres)', () => {
   let forge: TestForge;
   before(async () => {
-    forge = await startTestForge();
+    // Three rounds and an expansion: their work outside node:test's async hook (tests/support/workers.ts).
+    forge = await startTestForge({}, undefined, { workerProcess: true });
   });
   after(async () => {
     await forge?.close();
