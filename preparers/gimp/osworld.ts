@@ -18,6 +18,7 @@ export const gimpOsworld: Record<string, OsworldMapper> = {
         type: 'vm_command_line',
         // $1 is the path, passed as an argument: nothing of it reaches the shell's parser.
         // No trailing newline (exact_match compares the whole output); a missing file prints nothing.
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
         command: ['sh', '-c', 'h=$(sha256sum -- "$1") && printf %s "${h%% *}"', 'sh', vmAbsolute(c.path)],
         shell: false,
       },

@@ -1,9 +1,8 @@
-import { isSafeRelativePath } from '../paths.ts';
+import { isSafeRelativePath, resolveLinkTarget } from '../paths.ts';
 import { regexReplace, regexTest } from '../sandbox/regex.ts';
 import type { FileMap } from '../types.ts';
 import { createArchive, formatFromName, readArchive } from './archive.ts';
 import { AGENT_REPORT_PATH, type OsEdit, parseMode } from './schema.ts';
-import { resolveLinkTarget } from '../paths.ts';
 import { DEFAULT_DIR_MODE, DEFAULT_FILE_MODE, HomeTree } from './state.ts';
 
 function contentOf(edit: { content?: string; base64?: string }): Uint8Array {

@@ -1,9 +1,9 @@
+import { resolveLinkTarget } from '../paths.ts';
 import { regexTest } from '../sandbox/regex.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { formatOfBytes, listArchive } from './archive.ts';
 import { probeOsUnchanged } from './invariants.ts';
 import { AGENT_REPORT_PATH, formatMode, type OsCheck, parseMode } from './schema.ts';
-import { resolveLinkTarget } from '../paths.ts';
 import { HomeTree } from './state.ts';
 
 /** The VM's home directory: an absolute link target below it is a home-relative one. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { safeRelativePath } from '../paths.ts';
 import { OS_MANIFEST_PATH } from '../home/manifest.ts';
+import { safeRelativePath } from '../paths.ts';
 
 /** A managed path: a safe home-relative path that is not the reserved manifest entry. */
 const path = safeRelativePath.refine((p) => p !== OS_MANIFEST_PATH, {

@@ -1,7 +1,6 @@
-import { resolveLinkTarget } from '../paths.ts';
-import { isWithin, parentDirs } from '../paths.ts';
-import type { FileMap } from '../types.ts';
 import { encodeOsManifest, OS_MANIFEST_PATH, osManifestOf, withoutOsManifest } from '../home/manifest.ts';
+import { isWithin, parentDirs, resolveLinkTarget } from '../paths.ts';
+import type { FileMap } from '../types.ts';
 
 export interface Node {
   type: 'file' | 'dir' | 'symlink';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { VM_HOME } from '../../export/osworld/vm.ts';
+import { materializeHome } from '../../preparers/home/materialize.ts';
 import {
   closeOffice,
   officeFormatOf,
@@ -11,7 +12,6 @@ import {
   residentOptions,
   roundTripOfficeSettled,
 } from '../../preparers/office/index.ts';
-import { materializeHome } from '../../preparers/home/materialize.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
