@@ -60,7 +60,13 @@ async function workerProcess(
   settings: NodeJS.ProcessEnv,
   queues: readonly QueueName[],
 ): Promise<RunningWorkers> {
-  const child = spawnForgeWorker(settings, ['ignore', 'pipe', 'inherit'], queues);
+  // With an IPC channel and this pid, the worker stops when this process goes, even killed by a timeout.
+  const child = spawnForgeWorker(
+    { ...settings, FORGE_WORKER_PARENT_PID: String(process.pid) },
+    ['ignore', 'pipe', 'inherit', 'ipc'],
+    queues,
+  );
+  child.channel?.unref();
   const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
   // Polling once it says so: a round started before would only wait, but a worker that cannot start fails here.
   await new Promise<void>((resolve, reject) => {
