@@ -174,6 +174,11 @@ export interface InstructionRules {
   mentions?: { pattern: RegExp; name: string };
   /** Per check kind, the fields whose string values the agent has to produce exactly. */
   literalFields?: Record<string, string[]>;
+  /**
+   * The app's checks name cells (B12, $C$4) that a natural or goal instruction must not hand over.
+   * Elsewhere the same shape is a hotkey (F12) or a model number, and saying it is the task.
+   */
+  cellAddresses?: true;
 }
 
 export interface AppStaging {

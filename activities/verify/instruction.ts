@@ -118,7 +118,11 @@ export function rubricAddresses(checks: Record<string, unknown>[]): string[] {
       for (const x of v) visit(key, x);
     }
   };
-  for (const c of checks) for (const [k, v] of Object.entries(c)) if (k !== 'kind') visit(k, v);
+  const app = (kind: unknown) => preparers[String(kind).split('.')[0] as AppId];
+  for (const c of checks) {
+    if (!app(c.kind)?.instruction?.cellAddresses) continue;
+    for (const [k, v] of Object.entries(c)) if (k !== 'kind') visit(k, v);
+  }
   return [...out];
 }
 

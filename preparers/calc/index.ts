@@ -38,6 +38,7 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   },
   owns: (path) => path.toLowerCase().endsWith('.xlsx'),
   instruction: {
+    cellAddresses: true,
     literalFields: {
       'calc.cell_value': ['value'],
       'calc.chart': ['title'],

@@ -4,6 +4,7 @@ import { en, Faker } from '@faker-js/faker';
 import { instructionProblems, proseProblem } from '../../activities/verify/instruction.ts';
 import { cellAddressesIn } from '../../app/contentReport.ts';
 import { contentKits, offlineContentPool } from '../../llm/offline/content/kit.ts';
+import { preparers } from '../../preparers/registry.ts';
 import { placeholderIn } from '../../skills/content/placeholder.ts';
 import { proseSourceFor } from '../../skills/content/pool.ts';
 import { LEVELS, levelFor, levelPlan, parseLevelMix } from '../../skills/levels.ts';
@@ -127,7 +128,9 @@ describe('content', () => {
           .map(placeholderIn)
           .find(Boolean);
         if (hit) failures.push(`${id} ${level}: placeholder ${hit.kind} "${hit.text}"`);
-        if (level !== 'explicit' && cellAddressesIn(m.instruction).length > 0)
+        // Only where the task has a sheet: elsewhere F12 is a key and B2 a paper size.
+        const sheets = spec.apps.some((app) => preparers[app].instruction?.cellAddresses);
+        if (level !== 'explicit' && sheets && cellAddressesIn(m.instruction).length > 0)
           failures.push(`${id} ${level}: names a cell: ${m.instruction}`);
       }
     }
