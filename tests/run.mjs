@@ -23,7 +23,7 @@ function collect(dir) {
 }
 
 /** Files run at once: the machine has 2 cores, and most files spend their time on the CPU. */
-const CONCURRENCY = Number(process.env.FORGE_TEST_CONCURRENCY ?? 2);
+const CONCURRENCY = Number(process.env.TESTS_CONCURRENCY ?? 2);
 /** Each file's last wall time, so the next run can start the longest first. */
 const durationsFile = path.join(
   process.env.FORGE_HOME ?? path.join(root, '.forge'),

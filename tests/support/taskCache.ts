@@ -23,7 +23,7 @@ import { forgeHome, repoRoot } from '../../infra/paths.ts';
  * everything its value is made from: the inputs the caller names and a digest of every source file
  * of the repository (tests/support included, the test files themselves not), the lockfile and the
  * Node version. Change any of them and the entry is built again; nothing stale is ever read.
- * FORGE_TEST_CACHE=off builds everything afresh.
+ * TESTS_CACHE=off builds everything afresh.
  */
 
 const SKIP_DIRS = new Set(['node_modules', 'out', 'test-artifacts', 'docs', 'bench']);
@@ -53,7 +53,7 @@ export function sourceDigest(): string {
   return digest;
 }
 
-const enabled = () => process.env.FORGE_TEST_CACHE !== 'off';
+const enabled = () => process.env.TESTS_CACHE !== 'off';
 
 let pruned = false;
 /** Entries made from other sources are dropped an hour after their last write (a run still using them is long over). */
