@@ -47,23 +47,14 @@ function applyOne(files: FileMap, edit: ChromiumEdit): void {
       return;
     }
     case 'chromium.add_bookmark':
-      editBookmarks(files, (f) => {
-        folder(f, edit.folder).children!.push({
-          id: String(maxId(f) + 1),
-          name: edit.title,
-          type: 'url',
-          url: edit.url,
-        });
-      });
-      return;
     case 'chromium.add_folder':
       editBookmarks(files, (f) => {
-        folder(f, edit.folder).children!.push({
-          id: String(maxId(f) + 1),
-          name: edit.title,
-          type: 'folder',
-          children: [],
-        });
+        // A new node takes the next id, as Chromium numbers them.
+        const node =
+          edit.op === 'chromium.add_bookmark'
+            ? { type: 'url' as const, url: edit.url }
+            : { type: 'folder' as const, children: [] };
+        folder(f, edit.folder).children!.push({ id: String(maxId(f) + 1), name: edit.title, ...node });
       });
       return;
     case 'chromium.delete_bookmark':
