@@ -82,6 +82,10 @@ export const compositeSchema = z
       .strict(),
     wrong: z.array(compositeWrongSchema).min(3, 'a composite declares at least 3 wrong solutions of its own'),
     launch: z.array(z.array(z.string())).default([]),
+    discovery: z
+      .array(z.enum(['explicit', 'natural', 'goal']))
+      .default([])
+      .describe('levels at which the agent finds the target itself (see the skill schema)'),
   })
   .strict();
 export type CompositeSpec = z.infer<typeof compositeSchema>;
@@ -394,5 +398,7 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
     },
     launch: [...new Map(launch.map((l) => [JSON.stringify(l), l])).values()],
     expected: 'feasible',
+    features: steps.reduce((n, s) => n + (s.comp.spec.features ?? 1), 0),
+    discovery: c.discovery,
   };
 }

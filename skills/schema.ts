@@ -301,6 +301,21 @@ export const skillSpecSchema = z
       .enum(['feasible', 'infeasible'])
       .default('feasible')
       .describe('infeasible: the right outcome is to change nothing and report that the task cannot be done'),
+    features: z
+      .number()
+      .int()
+      .min(1)
+      .max(12)
+      .optional()
+      .describe(
+        'how many distinct features or steps a task needs (its depth); a composite sums its steps’, a plain skill defaults to 1',
+      ),
+    discovery: z
+      .array(z.enum(['explicit', 'natural', 'goal']))
+      .default([])
+      .describe(
+        'levels at which the instruction does not name the target (the largest, the latest, the one a memo names): the agent finds it, and the rubric checks the found one was used',
+      ),
   })
   .strict()
   .superRefine((spec, ctx) => {

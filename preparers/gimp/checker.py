@@ -322,12 +322,12 @@ def _gimp_transform(grid, rotate, flip, gray):
 
 
 def _gimp_normalize(grid):
-    s = 0
-    for k in range(0, len(grid), 4):
-        s += grid[k] + grid[k + 1] + grid[k + 2]
-    mean = s / ((len(grid) / 4) * 3)
-    f = 128 / mean if mean > 0 else 1
-    return [v if k % 4 == 3 else v * f for k, v in enumerate(grid)]
+    # Mean 128, spread 48 over the colour channels: any brightness/contrast tool, any amount.
+    chans = [v for k, v in enumerate(grid) if k % 4 != 3]
+    mean = sum(chans) / len(chans) if chans else 0
+    spread = (sum((v - mean) ** 2 for v in chans) / len(chans)) ** 0.5 if chans else 0
+    f = 48 / spread if spread > 0 else 0
+    return [v if k % 4 == 3 else 128 + (v - mean) * f for k, v in enumerate(grid)]
 
 
 def _gimp_distance(a, b):

@@ -128,13 +128,22 @@ export function transformGrid(
   return cur;
 }
 
-/** The grid's colour channels scaled so their mean is 128 (alpha kept): lighter or darker, the same picture. */
+/**
+ * The grid's colour channels moved to a mean of 128 and a spread of 48: a photo brightened, darkened
+ * or given contrast by any of GIMP's tools (Brightness-Contrast, Levels, Curves, Exposure) is close
+ * to the same picture, whichever amount a person chose. Scaling the mean alone missed Brightness-
+ * Contrast's lift, which adds light rather than multiplying it. Alpha is kept.
+ */
 export function normalizeGrid(grid: number[]): number[] {
   let sum = 0;
-  for (let k = 0; k < grid.length; k += 4) sum += grid[k]! + grid[k + 1]! + grid[k + 2]!;
-  const mean = sum / ((grid.length / 4) * 3);
-  const f = mean > 0 ? 128 / mean : 1;
-  return grid.map((v, k) => (k % 4 === 3 ? v : v * f));
+  let n = 0;
+  for (let k = 0; k < grid.length; k++) if (k % 4 !== 3) (sum += grid[k]!), n++;
+  const mean = n > 0 ? sum / n : 0;
+  let sq = 0;
+  for (let k = 0; k < grid.length; k++) if (k % 4 !== 3) sq += (grid[k]! - mean) ** 2;
+  const spread = n > 0 ? Math.sqrt(sq / n) : 0;
+  const f = spread > 0 ? 48 / spread : 0;
+  return grid.map((v, k) => (k % 4 === 3 ? v : 128 + (v - mean) * f));
 }
 
 /** Mean and largest absolute difference between two grids. */

@@ -194,7 +194,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .boolean()
         .default(false)
         .describe(
-          'Scale both grids’ colour to a mean of 128 first: the picture is the same, only lighter or darker.',
+          'Move both grids’ colour to the same mean and spread first: the picture is the same, only lighter, darker or more contrasted.',
         ),
       tolerance,
       worst,

@@ -135,6 +135,70 @@ describe('gimp edits and checks', () => {
       await probe(dark, { kind: 'gimp.matches', path: OUT, reference: SRC, normalize: true }),
       true,
     );
+  });
+
+  test('normalised matching takes any amount of any light tool as the same photo, and no other picture', async () => {
+    const initial = await P.build(
+      SRC,
+      doc({ scene: 'landscape', width: 160, height: 100, seed: 9, accent: '#1c2833' }),
+    );
+    const same = { kind: 'gimp.matches', path: OUT, reference: SRC, normalize: true, worst: 128 };
+    const src = decodePng(initial[SRC]!);
+    /** A tone curve applied to every colour channel: what Levels, Curves or Exposure write. */
+    const curved = (f: (v: number) => number): FileMap => {
+      const data = new Uint8Array(src.data.length);
+      src.data.forEach((v, k) => {
+        data[k] = k % 4 === 3 ? v : Math.max(0, Math.min(255, Math.round(f(v))));
+      });
+      return { ...initial, [OUT]: encodePng({ width: src.width, height: src.height, data }) };
+    };
+    for (const brightness of [0.15, 0.35, 0.6]) {
+      const lighter = await P.apply(initial, [
+        edit({ op: 'gimp.brightness_contrast', path: SRC, to: OUT, brightness }),
+      ]);
+      assert.equal(await probe(lighter, same), true, `Brightness-Contrast +${brightness}`);
+    }
+    const both = await P.apply(initial, [
+      edit({ op: 'gimp.brightness_contrast', path: SRC, to: OUT, brightness: 0.3, contrast: 0.2 }),
+    ]);
+    assert.equal(await probe(both, same), true, 'brightness with some contrast');
+    assert.equal(
+      await probe(
+        curved((v) => 255 * (v / 255) ** 0.6),
+        same,
+      ),
+      true,
+      'Curves (gamma 0.6)',
+    );
+    assert.equal(
+      await probe(
+        curved((v) => (v * 255) / 160),
+        same,
+      ),
+      true,
+      'Levels, white point 160',
+    );
+    const exposure = (v: number) => 255 * Math.min(1, 2 * (v / 255) ** 2.2) ** (1 / 2.2);
+    assert.equal(await probe(curved(exposure), same), true, 'Exposure +1 stop');
+    // The picture turned round, or another picture altogether, is not the photo made lighter.
+    const mirrored = await P.apply(initial, [
+      edit({ op: 'gimp.flip', path: SRC, to: OUT, axis: 'horizontal' }),
+    ]);
+    assert.equal(await probe(mirrored, same), false, 'mirrored');
+    const product = await P.build(OUT, doc({ scene: 'product', width: 160, height: 100, seed: 9 }));
+    assert.equal(await probe({ ...initial, ...product }, same), false, 'another picture');
+    assert.equal(
+      await probe(
+        curved((v) => 255 - v),
+        same,
+      ),
+      false,
+      'the negative',
+    );
+  });
+
+  test('a grey copy measures no saturation, a vivid one more than the original', async () => {
+    const initial = await P.build(SRC, doc({ scene: 'landscape', width: 160, height: 100, seed: 9 }));
     const grey = await P.apply(initial, [edit({ op: 'gimp.grayscale', path: SRC, to: OUT, mode: false })]);
     assert.equal(await probe(grey, { kind: 'gimp.measure', path: OUT, measure: 'saturation', max: 1 }), true);
     assert.equal(await probe(grey, { kind: 'gimp.image', path: OUT, gray: false }), true);
