@@ -13,10 +13,11 @@ import {
 import { markScope, unmarkScope } from './template.ts';
 
 /**
- * Composite skills: a spec with `compose:` chains 2–3 existing skills. Each step keeps its own
- * nodes in its own scope (`ctx.<as>`: its params, task and node outputs), so its templates and
- * JSONata expressions — `$$` included — mean exactly what they mean in the step's own spec. A
- * step's inputs can be bound to values of earlier steps. The composite adds its own nodes (one
+ * Composite skills: a spec with `compose:` chains 2–8 existing skills (a long workflow: 6 or more
+ * over three or more applications). Each step keeps its own nodes in its own scope (`ctx.<as>`: its
+ * params, task and node outputs), so its templates and JSONata expressions — `$$` included — mean
+ * exactly what they mean in the step's own spec. A step's inputs can be bound to values of earlier
+ * steps. The composite adds its own nodes (one
  * levelled instruction node, hand-off values), hand-off checks and wrong solutions. A composite is
  * expanded into an ordinary SkillSpec when it is loaded, so everything downstream sees one.
  */
@@ -26,6 +27,9 @@ const stepAlias = z
   .refine((s) => !['params', 'task', 'skill', 'content', 'steps'].includes(s), 'reserved name');
 
 const templated = z.unknown();
+
+/** The longest chain: past eight steps one instruction can no longer name every hand-off. */
+export const MAX_STEPS = 8;
 
 export const compositeStepSchema = z
   .object({
@@ -64,7 +68,12 @@ export const compositeSchema = z
     channel: z.enum(['gui', 'terminal', 'either']),
     params: z.record(z.string().regex(/^[a-z][a-z0-9_]*$/), paramSpecSchema).default({}),
     compose: z
-      .object({ steps: z.array(compositeStepSchema).min(2, 'a composite has 2 or 3 steps').max(3) })
+      .object({
+        steps: z
+          .array(compositeStepSchema)
+          .min(2, 'a composite has 2 to 8 steps')
+          .max(MAX_STEPS, `a composite has 2 to ${MAX_STEPS} steps`),
+      })
       .strict(),
     nodes: z.array(nodeSchema).min(1).describe("the composite's own nodes, run after the steps"),
     instruction: z.string().min(1),

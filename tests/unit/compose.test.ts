@@ -149,6 +149,88 @@ describe('composite expansion', () => {
   });
 });
 
+describe('long workflows: up to eight steps', () => {
+  /** The fixture's two steps repeated as `sheet1, memo1, sheet2, memo2, …`: each memo quotes its sheet's total. */
+  function chain(pairs: number): string {
+    return variant((d) => {
+      d.compose.steps = Array.from({ length: pairs }, (_, k) => [
+        { as: `sheet${k + 1}`, skill: sum.spec.id },
+        {
+          as: `memo${k + 1}`,
+          skill: fill.spec.id,
+          bind: {
+            'params.kind': "{{'budget'}}",
+            'derived.missing': `{{$formatNumber(sheet${k + 1}.derived.total, '0.00')}}`,
+          },
+        },
+      ]).flat();
+      // The hand-off checks and wrong solutions name the first pair.
+      d.rubric.checks = JSON.parse(
+        JSON.stringify(d.rubric.checks).replaceAll('sheet.', 'sheet1.').replaceAll('memo.', 'memo1.'),
+      );
+      d.wrong = JSON.parse(
+        JSON.stringify(d.wrong).replaceAll('sheet.', 'sheet1.').replaceAll('memo.', 'memo1.'),
+      );
+      for (const w of d.wrong)
+        w.steps = Object.fromEntries(Object.entries(w.steps ?? {}).map(([k, v]) => [`${k}1`, v]));
+      d.nodes = JSON.parse(
+        JSON.stringify(d.nodes).replaceAll('sheet.', 'sheet1.').replaceAll('memo.', 'memo1.'),
+      );
+    });
+  }
+  // A step skill that needs two features (say a filter and a chart) counts twice in the composite's depth.
+  const deeper: ComponentResolver = (id) =>
+    id === sum.spec.id ? { spec: { ...sum.spec, features: 2 }, sha256: sum.sha256 } : resolve(id);
+
+  test('eight steps expand in order; every step’s checks and wrong solutions are lifted', () => {
+    const { spec } = parseSpec(chain(4), compositeFile, resolve);
+    assert.deepEqual(
+      spec.nodes.filter((n) => 'step' in n).map((n) => n.id),
+      ['sheet1', 'memo1', 'sheet2', 'memo2', 'sheet3', 'memo3', 'sheet4', 'memo4'],
+    );
+    const per = sum.spec.rubric.checks.length + fill.spec.rubric.checks.length;
+    assert.equal(spec.rubric.checks.length, 4 * per + 1);
+    const names = spec.nodes.flatMap((n) => ('solve' in n ? n.wrong.map((w) => w.name) : []));
+    for (const as of ['sheet4', 'memo3'])
+      assert.ok(
+        names.some((n) => n.startsWith(`${as}-`)),
+        as,
+      );
+    // A step's lifted wrong solution keeps the seven other steps right.
+    const lifted = spec.nodes
+      .flatMap((n) => ('solve' in n ? n.wrong : []))
+      .find((w) => w.name === 'memo3-row-above')!;
+    assert.equal(lifted.edits.length, 8);
+  });
+
+  test('the composite’s features sum its steps’ (a plain step counts 1)', () => {
+    assert.equal(parseSpec(chain(4), compositeFile, resolve).spec.features, 8);
+    assert.equal(parseSpec(chain(4), compositeFile, deeper).spec.features, 12);
+    assert.equal(parseSpec(chain(3), compositeFile, deeper).spec.features, 9);
+    assert.equal(parseSpec(compositeText, compositeFile, deeper).spec.features, 3);
+  });
+
+  test('a long workflow is authored: six steps, each bound to its own sheet', async () => {
+    const { spec } = parseSpec(chain(3), compositeFile, resolve);
+    const authored = await authorTask(spec, 99, offlineCaller, { level: 'explicit' });
+    assert.ok(authored.ok, authored.ok ? '' : `${authored.node}: ${authored.detail}`);
+    const ctx = authored.context as Record<string, Loose>;
+    for (const k of [1, 2, 3])
+      assert.equal(ctx[`memo${k}`].derived.missing, ctx[`sheet${k}`].derived.total.toFixed(2));
+  });
+
+  test('more than eight steps, or one, are refused', () => {
+    const nine = variant((d) => {
+      d.compose.steps = Array.from({ length: 9 }, (_, k) => ({ as: `s${k}`, skill: sum.spec.id }));
+    });
+    assert.match(problemsOf(nine), /compose\.steps.*2 to 8 steps/);
+    const one = variant((d) => {
+      d.compose.steps = d.compose.steps.slice(0, 1);
+    });
+    assert.match(problemsOf(one), /2 to 8 steps/);
+  });
+});
+
 describe('bad composites name the file and the step', () => {
   test('an unknown skill id', () => {
     const msg = problemsOf(variant((d) => (d.compose.steps[1].skill = 'writer.tables.no-such-skill')));
