@@ -5,6 +5,11 @@ import { z } from 'zod';
 import { repoRoot } from '../infra/paths.ts';
 import { INFEASIBLE_REPORT_KIND } from '../preparers/types.ts';
 import type { SkillSpec } from '../skills/schema.ts';
+import {
+  type CompositeStructure,
+  compositeStructure,
+  compositeStructureMarkdown,
+} from './compositeStructure.ts';
 
 export const capabilitiesFile = path.join(repoRoot, 'taxonomy', 'capabilities.yaml');
 export const coverageDoc = path.join(repoRoot, 'docs', 'coverage.md');
@@ -83,6 +88,8 @@ export interface CoverageReport {
   unknownRefs: string[];
   /** Library skills the list does not mention at all. */
   unlisted: string[];
+  /** Composites clustered by their sequence of step kinds, and the app combinations they span. */
+  composites: CompositeStructure;
 }
 
 export function coverageReport(list: CapabilityList, specs: readonly SkillSpec[]): CoverageReport {
@@ -124,6 +131,7 @@ export function coverageReport(list: CapabilityList, specs: readonly SkillSpec[]
     multiApp: { skills: multi, share: specs.length > 0 ? multi / specs.length : 0 },
     unknownRefs: [...unknownRefs].sort(),
     unlisted: ids.filter((id) => !mentioned.has(id)),
+    composites: compositeStructure(specs),
   };
 }
 
@@ -155,5 +163,6 @@ export function coverageMarkdown(report: CoverageReport): string {
     const next = report.capabilities[report.capabilities.indexOf(c) + 1];
     if (!next || next.app !== app) lines.push('');
   }
+  lines.push(...compositeStructureMarkdown(report.composites));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -51,6 +51,11 @@ export function register(program: Command): void {
         process.stdout.write(`${c.status.padEnd(8)} ${c.app}.${c.area}.${c.id}  ${who}\n`);
       }
       process.stdout.write(`${markdown.split('\n').slice(5, 9).join('\n')}\n`);
+      const c = report.composites;
+      process.stdout.write(
+        `- composites: ${c.composites}, ${c.sequences} step-kind sequences, ${c.appCombinations.length} app combinations, ${c.long} long workflows; ${c.clusters.length} clusters:\n`,
+      );
+      for (const k of c.clusters) process.stdout.write(`  ${k.kinds}: ${k.composites.join(', ')}\n`);
       if (report.unknownRefs.length > 0)
         throw new Error(`capabilities.yaml names skills the library lacks: ${report.unknownRefs.join(', ')}`);
     });

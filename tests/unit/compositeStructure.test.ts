@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import type { SkillSpec } from '../../skills/schema.ts';
+import {
+  compositeStructure,
+  compositeStructureMarkdown,
+  LONG_HORIZON_STEPS,
+  stepKinds,
+  stepSkills,
+} from '../../taxonomy/compositeStructure.ts';
+import { appsNeeded } from '../../taxonomy/coverage.ts';
+
+const library = [...loadSkillLibrary().values()].map((l) => l.spec);
+
+function composite(id: string, steps: string[], apps: string[]): SkillSpec {
+  return {
+    id,
+    apps,
+    nodes: [...steps.map((skill, i) => ({ id: `s${i}`, step: { skill } })), { id: 'instruction', llm: {} }],
+  } as unknown as SkillSpec;
+}
+
+/**
+ * Clusters the library had when the rule came in: composites that repeat another's workflow with
+ * other parameters. Each is to be reworked (a step of another kind) or retired; the list may only
+ * shrink, and no new cluster may appear.
+ */
+const KNOWN_CLUSTERS: Record<string, string[]> = {
+  'calc.formulas > thunderbird.drafts': [
+    'composite.calc-thunderbird.average-to-mail',
+    'composite.calc-thunderbird.count-to-mail',
+    'composite.calc-thunderbird.extremes-to-mail',
+    'composite.calc-thunderbird.subtotal-to-mail',
+    'composite.calc-thunderbird.total-to-mail',
+  ],
+  'calc.formulas > writer.tables': [
+    'composite.calc-writer.subtotal-into-budget',
+    'composite.calc-writer.total-into-budget',
+  ],
+  'impress.slides > thunderbird.drafts': [
+    'composite.impress-thunderbird.duplicate-slide-ask-update',
+    'composite.impress-thunderbird.hide-slide-notify',
+  ],
+  'os.archives > thunderbird.drafts': [
+    'composite.os-thunderbird.extract-and-notify',
+    'composite.os-thunderbird.zip-and-notify',
+  ],
+  'os.files > thunderbird.drafts': [
+    'composite.os-thunderbird.file-and-notify',
+    'composite.os-thunderbird.link-shared-file-notify',
+  ],
+  'os.search > thunderbird.drafts': [
+    'composite.os-thunderbird.audit-files-notify',
+    'composite.os-thunderbird.config-change-mail',
+  ],
+  'os.system > thunderbird.drafts': [
+    'composite.os-thunderbird.env-switch-announce',
+    'composite.os-thunderbird.largest-files-mail',
+  ],
+};
+
+describe('composite structure', () => {
+  it('reads the step kinds (app.category of each step skill) in order; a plain skill has none', () => {
+    const c = composite('composite.a.b', ['calc.formulas.sum-column', 'thunderbird.drafts.new-message'], []);
+    assert.deepEqual(stepSkills(c), ['calc.formulas.sum-column', 'thunderbird.drafts.new-message']);
+    assert.deepEqual(stepKinds(c), ['calc.formulas', 'thunderbird.drafts']);
+    assert.deepEqual(stepKinds(library.find((s) => s.id === 'calc.formulas.sum-column')!), []);
+  });
+
+  it('clusters composites by sequence (order matters) and counts app combinations', () => {
+    const r = compositeStructure([
+      composite(
+        'c.total',
+        ['calc.formulas.sum-column', 'thunderbird.drafts.new-message'],
+        ['calc', 'thunderbird'],
+      ),
+      composite(
+        'c.average',
+        ['calc.formulas.average-column', 'thunderbird.drafts.new-message'],
+        ['thunderbird', 'calc'],
+      ),
+      composite(
+        'c.reversed',
+        ['thunderbird.drafts.new-message', 'calc.formulas.sum-column'],
+        ['calc', 'thunderbird'],
+      ),
+      composite(
+        'c.long',
+        [
+          'os.text.csv-cleanup',
+          'calc.formulas.sum-column',
+          'writer.tables.fill-cell',
+          'impress.titles.change-title',
+        ],
+        ['os', 'calc', 'writer', 'impress'],
+      ),
+      {
+        id: 'calc.formulas.sum-column',
+        apps: ['calc'],
+        nodes: [{ id: 'x', values: {} }],
+      } as unknown as SkillSpec,
+    ]);
+    assert.equal(r.composites, 4);
+    assert.equal(r.sequences, 3);
+    assert.deepEqual(r.clusters, [
+      { kinds: 'calc.formulas > thunderbird.drafts', composites: ['c.average', 'c.total'] },
+    ]);
+    assert.deepEqual(r.appCombinations, [
+      { apps: 'calc+thunderbird', composites: 3 },
+      { apps: 'calc+impress+os+writer', composites: 1 },
+    ]);
+    assert.equal(r.long, 0);
+    const md = compositeStructureMarkdown(r).join('\n');
+    assert.match(md, /\| calc\.formulas > thunderbird\.drafts \| c\.average, c\.total \|/);
+    assert.match(md, /2 distinct application combinations/);
+  });
+
+  it('no two composites of the library share a step-kind sequence (beyond the known clusters, which only shrink)', () => {
+    const { clusters } = compositeStructure(library);
+    for (const c of clusters) {
+      const known = KNOWN_CLUSTERS[c.kinds];
+      assert.ok(
+        known,
+        `${c.composites.join(' and ')} share the steps ${c.kinds} with only other parameters: give one a step of another kind`,
+      );
+      const extra = c.composites.filter((id) => !known.includes(id));
+      assert.deepEqual(extra, [], `${extra.join(', ')} joined the known cluster ${c.kinds}`);
+    }
+    for (const [kinds, ids] of Object.entries(KNOWN_CLUSTERS)) {
+      const now = clusters.find((c) => c.kinds === kinds)?.composites ?? [];
+      assert.deepEqual(
+        now,
+        ids,
+        `the cluster ${kinds} shrank: update KNOWN_CLUSTERS to ${JSON.stringify(now)}`,
+      );
+    }
+  });
+
+  it(`every long workflow (${LONG_HORIZON_STEPS}+ steps) spans 3+ applications and scores 10+ checkpoints`, () => {
+    const long = library.filter((s) => stepSkills(s).length >= LONG_HORIZON_STEPS);
+    for (const s of long) {
+      assert.ok(appsNeeded(s).length >= 3, `${s.id} needs only ${appsNeeded(s).join(', ')}`);
+      assert.ok(s.rubric.checks.length >= 10, `${s.id} has ${s.rubric.checks.length} checks`);
+      assert.ok((s.features ?? 1) >= LONG_HORIZON_STEPS, `${s.id}: depth ${s.features}`);
+    }
+    console.log(
+      `long workflows: ${long.length}; ${long.map((s) => `${s.id} ${stepSkills(s).length} steps/${s.rubric.checks.length} checks`).join('; ')}`,
+    );
+  });
+});
