@@ -311,12 +311,13 @@ export function expandComposite(c: CompositeSpec, resolve: (id: string) => Compo
   });
   if (problems.length > 0) throw new ComposeError(problems);
   // Each step's correct alternative stays correct in the composite: that step done its other way, the others as the oracle.
-  const right: { name: string; edits: unknown[] }[] = [];
+  const right: { name: string; edits: unknown[]; levels?: string[] }[] = [];
   for (const s of steps)
     for (const r of s.comp.spec.nodes.flatMap((n) => ('solve' in n ? n.right : [])))
       right.push({
         name: `${s.as}-${r.name}`,
         edits: steps.flatMap((t) => (t === s ? (markScope(r.edits, s.as) as unknown[]) : solveEdits(t))),
+        ...(r.levels ? { levels: r.levels } : {}),
       });
 
   const nodes: unknown[] = [];

@@ -111,12 +111,18 @@ export const wrongSolutionSchema = z
 /**
  * A named correct alternative (`right:`): a way a competent person could do the task that differs
  * from the oracle; applied to the initial state, it must pass the whole rubric. Same shape as a
- * wrong solution.
+ * wrong solution, plus the levels it is correct at when an explicit instruction fixes the detail
+ * it varies (the cells to format, the exact width).
  */
 export const rightSolutionSchema = z
   .object({
     name: wrongSolutionSchema.shape.name,
     edits: z.array(templated).min(1).describe('edits applied to the initial state, in order'),
+    levels: z
+      .array(z.enum(['explicit', 'natural', 'goal']))
+      .min(1)
+      .optional()
+      .describe('the instruction levels at which this alternative is correct; all when omitted'),
   })
   .strict();
 

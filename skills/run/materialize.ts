@@ -61,6 +61,8 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
         wrong.push({ name: w.name, edits: rendered.map(parseEdit) });
       }
       for (const r of node.right) {
+        // A right limited to some levels is not one where the instruction fixes what it varies.
+        if (r.levels && !(level !== undefined && r.levels.includes(level as 'explicit'))) continue;
         const rendered = (await render(r.edits, ctx)) as unknown[];
         right.push({ name: r.name, edits: rendered.map(parseEdit) });
       }

@@ -6,6 +6,7 @@ import { proveRubric } from '../../activities/verify/rubricProof.ts';
 import { GENERIC_RIGHTS } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
+import { materializeTask } from '../../skills/run/materialize.ts';
 import { type SkillSpec, skillSpecSchema } from '../../skills/schema.ts';
 import { buildLocalTask, offlineCaller, proveLocally } from '../support/localProof.ts';
 
@@ -159,4 +160,31 @@ test("a composite keeps its steps' correct alternatives: that step done its othe
   assert.ok(subtotal, `rights: ${right.map((r) => r.name).join(', ')}`);
   const ops = (subtotal.edits as { op: string }[]).map((e) => e.op.split('.')[0]);
   assert.ok(ops.includes('calc') && ops.includes('thunderbird'), `ops: ${ops.join(', ')}`);
+});
+
+test('a correct alternative limited to levels is tried only at those levels', async () => {
+  const spec = specOf('calc.formulas.sum-column');
+  const cell = {
+    op: 'calc.set_formula',
+    file: '{{params.folder}}/{{scenario.file_name}}.xlsx',
+    sheet: '{{scenario.sheet}}',
+    cell: '{{derived.cell}}',
+  };
+  const limited = withRights(spec, [
+    { name: 'subtotal', edits: [{ ...cell, formula: 'SUBTOTAL(9,B2:B{{derived.last_row}})' }] },
+    {
+      name: 'header-in-range',
+      edits: [{ ...cell, formula: 'SUM(B1:B{{derived.last_row}})' }],
+      levels: ['goal'],
+    },
+  ] as { name: string; edits: unknown[] }[]);
+  for (const [level, want] of [
+    ['explicit', ['subtotal']],
+    ['goal', ['header-in-range', 'subtotal']],
+  ] as const) {
+    const a = await authorTask(limited, 5, offlineCaller, { level });
+    assert.ok(a.ok);
+    const m = await materializeTask(limited, a.context);
+    assert.deepEqual(m.right.map((r) => r.name).sort(), want);
+  }
 });
