@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { discoveryProblem, targetsOf } from '../../activities/verify/discovery.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { authorTask } from '../../skills/run/author.ts';
+import { materializeTask } from '../../skills/run/materialize.ts';
+import { offlineCaller } from '../support/offlineAuthor.ts';
+
+/** The share of the library whose goal instruction leaves the target to be found (issue 30). */
+const DISCOVERY_FLOOR = 0.1;
+
+describe('discovery targets', () => {
+  const prepares = [
+    {
+      app: 'os',
+      target: 'home',
+      open: false,
+      doc: {
+        entries: [
+          { path: 'work/tickets/a_12.md', content: 'Re CASE-1: the form.\n' },
+          { path: 'work/tickets/b_34.md', content: 'Re CASE-12: the form.\n' },
+          { path: 'app/.env', content: 'HOST=db01.internal\nPORT=5432\n' },
+        ],
+      },
+    },
+  ];
+  test('the files gathered, the value a file gains, the message answered, the cell', () => {
+    const checks = [
+      { kind: 'os.tree', path: 'review/CASE-1', entries: ['a_12.md'], recursive: true },
+      { kind: 'os.content_equals', path: 'review/CASE-1/a_12.md', content: 'Re CASE-1: the form.\n' },
+      { kind: 'os.content_equals', path: 'app/.env', content: 'HOST=db-staging.internal\nPORT=5432\n' },
+      { kind: 'thunderbird.draft', subject: 'Re: Stock count for May', to: 'x@y.example' },
+      { kind: 'calc.cell_value', file: 'Desktop/a.xlsx', sheet: 'S', cell: 'B7', value: 3 },
+    ];
+    assert.deepEqual(targetsOf(checks, prepares).sort(), [
+      'B7',
+      'Stock count for May',
+      'a_12.md',
+      'db-staging.internal',
+    ]);
+  });
+  test('an instruction that names any of them is no discovery; one that describes them is', () => {
+    const checks = [
+      { kind: 'thunderbird.message_state', folder: 'Inbox', subject: 'Contract draft v3', flagged: true },
+    ];
+    const at = (instruction: string) =>
+      discoveryProblem({ instruction, level: 'goal', checks, prepares: [] });
+    assert.match(at('Star "Contract draft v3" from Ana in my Inbox.') ?? '', /names its target/);
+    assert.equal(at('Star the latest mail Ana sent me, so I answer it first.'), undefined);
+    assert.match(
+      discoveryProblem({ instruction: 'Make it bold.', level: 'goal', checks: [], prepares: [] }) ?? '',
+      /no target/,
+    );
+    // B1 is not named by "B12".
+    const cell = [{ kind: 'calc.style', file: 'Desktop/a.xlsx', sheet: 'S', range: 'A1:C1', bold: true }];
+    assert.equal(
+      discoveryProblem({
+        instruction: 'Bold the heading of a.xlsx; A12 stays.',
+        level: 'goal',
+        checks: cell,
+        prepares: [],
+      }),
+      undefined,
+    );
+  });
+});
+
+describe('discovery across the library', () => {
+  test('every skill marked discovery leaves its target to be found at those levels, over several tasks', async () => {
+    const failures: string[] = [];
+    let marked = 0;
+    let total = 0;
+    for (const [id, { spec }] of loadSkillLibrary()) {
+      total++;
+      if (spec.discovery.length === 0) continue;
+      marked++;
+      for (const level of spec.discovery)
+        for (const seed of [3, 17, 41, 77]) {
+          const r = await authorTask(spec, seed, offlineCaller, { level, roundId: 'unit', taskIndex: 0 });
+          if (!r.ok) {
+            failures.push(`${id} ${level} ${seed}: ${r.reason} ${r.detail}`);
+            continue;
+          }
+          const m = await materializeTask(spec, r.context);
+          const problem = discoveryProblem({
+            instruction: m.instruction,
+            level,
+            checks: m.checks as Record<string, unknown>[],
+            prepares: m.prepares,
+          });
+          if (problem) failures.push(`${id} ${level} seed ${seed}: ${problem}: ${m.instruction}`);
+        }
+    }
+    const share = marked / total;
+    console.log(`discovery at goal level: ${marked} of ${total} skills (${(share * 100).toFixed(1)}%)`);
+    assert.deepEqual(failures, []);
+    assert.ok(share >= DISCOVERY_FLOOR, `${marked}/${total} skills are marked discovery`);
+  });
+});
