@@ -16,6 +16,10 @@ export interface PreparedFields {
   instruction: string;
   instructionLevel: string | null;
   difficulty: number;
+  /** Distinct features the task needs, whether it is a discovery task, and its rubric items. */
+  depth: number;
+  discovery: boolean;
+  rubricItems: number;
   params: Record<string, unknown>;
   rubricStats: unknown;
 }
@@ -63,6 +67,9 @@ const FIELD_COLUMNS: readonly [column: string, type: string, value: (f: Prepared
   ['instruction', 'text', (f) => f.instruction],
   ['instruction_level', 'text', (f) => f.instructionLevel],
   ['difficulty', 'int', (f) => f.difficulty],
+  ['depth', 'int', (f) => f.depth],
+  ['discovery', 'bool', (f) => f.discovery],
+  ['rubric_items', 'int', (f) => f.rubricItems],
   ['params', 'jsonb', (f) => JSON.stringify(f.params)],
   ['rubric_stats', 'jsonb', (f) => (f.rubricStats === undefined ? null : JSON.stringify(f.rubricStats))],
 ];

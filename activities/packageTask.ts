@@ -1,5 +1,6 @@
 import { OS_MANIFEST_PATH, type OsManifest } from '../preparers/home/manifest.ts';
 import { archivedProfileOf, profileArchivePath } from '../preparers/registry.ts';
+import { depthOf } from '../skills/depth.ts';
 import { nodeOutput, nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import type { Context } from '../skills/template.ts';
 import { type BuiltTaskPackage, buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
@@ -62,6 +63,7 @@ export function packageFor(a: {
     instruction: state.instruction,
     ...levelOf(ctx),
     difficulty: spec.difficulty,
+    depth: depthOf(spec),
     seed: a.task.taskSeed,
     params: ctx.params as Record<string, unknown>,
     artifacts,

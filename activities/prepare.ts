@@ -4,6 +4,7 @@ import { OS_MANIFEST_PATH, osManifestOf } from '../preparers/home/manifest.ts';
 import { officeFormatOf } from '../preparers/office/formats.ts';
 import { appOfPath, archivedProfileOf, probeCheck, profileArchivePath } from '../preparers/registry.ts';
 import type { FileMap } from '../preparers/types.ts';
+import { depthOf, isDiscovery } from '../skills/depth.ts';
 import type { Context } from '../skills/template.ts';
 import type { ActivityDeps } from './deps.ts';
 import { acceptTask, type PreparedFields, readForPackaging } from './packageStatements.ts';
@@ -106,6 +107,9 @@ export function createPrepareStages(deps: ActivityDeps) {
         instruction: m.instruction,
         instructionLevel: level ?? null,
         difficulty: spec.difficulty,
+        depth: depthOf(spec),
+        discovery: isDiscovery(spec, level),
+        rubricItems: p.items.length,
         params: ctx.params as Record<string, unknown>,
         rubricStats: p.stats,
       },

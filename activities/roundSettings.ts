@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { depthMixSchema } from '../skills/depth.ts';
 import { DEFAULT_LEVEL_MIX, levelMixSchema } from '../skills/levels.ts';
 
 /** Per-round settings, stored with the round and read by the gate and the workflows. */
@@ -18,5 +19,8 @@ export const roundSettingsSchema = z.object({
   models: z.record(z.string(), z.string()).default({}),
   /** Shares of instruction levels explicit / natural / goal, in percent. */
   levelMix: levelMixSchema.default(DEFAULT_LEVEL_MIX),
+  /** The depth mix and minimum depth the round was planned with (absent: none; skills/depth.ts). */
+  depthMix: depthMixSchema.optional(),
+  minDepth: z.number().int().min(1).optional(),
 });
 export type RoundSettings = z.infer<typeof roundSettingsSchema>;

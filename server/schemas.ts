@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { skillSortKeys } from '../infra/db/queries/costs.ts';
 import { globProblem } from '../infra/skillGlob.ts';
+import { depthMixSchema } from '../skills/depth.ts';
 import { levelMixSchema } from '../skills/levels.ts';
 
 /** Request schemas: every route validates its params, query and body with these, and /openapi.json shows them. */
@@ -57,6 +58,12 @@ export const startRoundRequest = z.strictObject({
     .describe(
       'shares of instruction levels in percent, e.g. {explicit: 20, natural: 50, goal: 30} (the default)',
     ),
+  depthMix: depthMixSchema
+    .optional()
+    .describe(
+      'shares of the round’s tasks by depth (distinct features a task needs), e.g. {"1": 50, "2-3": 35, "4+": 15}; the total stays, tasks move between skills (default: every skill its own count)',
+    ),
+  minDepth: z.number().int().min(1).max(64).optional().describe('only skills of at least this depth'),
 });
 export type StartRoundRequest = z.infer<typeof startRoundRequest>;
 

@@ -44,6 +44,8 @@ export const taskPackageInputSchema = z.strictObject({
   /** How much of the target the instruction names: explicit | natural | goal (older packs: absent). */
   instructionLevel: z.enum(['explicit', 'natural', 'goal']).optional(),
   difficulty: z.number().int().min(1).max(5),
+  /** Distinct features or steps the task needs, its skill's `features` (older packs: absent, read as 1). */
+  depth: z.number().int().min(1).max(64).optional(),
   seed: z.number().int(),
   params: z.record(z.string(), z.unknown()),
   artifacts: z.array(artifactSchema).min(1),

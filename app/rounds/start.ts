@@ -5,11 +5,13 @@ import { roundSettingsSchema } from '../../activities/roundSettings.ts';
 import { roundSkills, rounds, skills } from '../../infra/db/schema.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
 import { globProblem, isGlob, matchGlob } from '../../infra/skillGlob.ts';
+import { type DepthPlanRow, depthMixSchema } from '../../skills/depth.ts';
 import { levelMixSchema } from '../../skills/levels.ts';
 import { readSkillLibrary } from '../../skills/load.ts';
 import { SpecStore } from '../../skills/store.ts';
 import { roundWorkflowId } from '../../workflows/round.ts';
 import type { RoundDeps } from './deps.ts';
+import { applyDepthChoice } from './depthPlan.ts';
 import { launchRoundWorkflow } from './launch.ts';
 
 export type { RoundDeps };
@@ -47,6 +49,13 @@ export const startRoundInputSchema = z
     maxHistoryEvents: z.number().int().min(100).optional(),
     /** Shares of instruction levels (explicit / natural / goal); default 20 / 50 / 30. */
     levelMix: levelMixSchema.optional(),
+    /**
+     * Shares of the round's tasks by depth, e.g. {"1": 50, "2-3": 35, "4+": 15}: the total stays,
+     * the tasks move between skills (skills/depth.ts). Default: every skill its own count.
+     */
+    depthMix: depthMixSchema.optional(),
+    /** Only skills whose tasks need at least this many distinct features. */
+    minDepth: z.number().int().min(1).max(64).optional(),
   })
   .strict();
 export type StartRoundInput = z.input<typeof startRoundInputSchema>;
@@ -85,7 +94,13 @@ export function newRoundId(): string {
 export async function startRound(
   deps: RoundDeps,
   raw: StartRoundInput,
-): Promise<{ roundId: string; workflowId: string; skills: number; tasks: number }> {
+): Promise<{
+  roundId: string;
+  workflowId: string;
+  skills: number;
+  tasks: number;
+  depthPlan?: DepthPlanRow[];
+}> {
   const input = startRoundInputSchema.parse(raw);
   const { db } = deps.database;
   const specs = new SpecStore(deps.database);
@@ -120,19 +135,24 @@ export async function startRound(
     pauseWindow: input.pauseWindow,
     pauseRejectRate: input.pauseRejectRate,
     levelMix: input.levelMix,
+    depthMix: input.depthMix,
+    minDepth: input.minDepth,
     models: {
       default: deps.config.llmApiKey ? deps.config.FORGE_LLM_MODEL : 'offline',
       judge: deps.config.llmApiKey ? deps.config.judgeModel : 'offline',
     },
   });
   const workflowId = roundWorkflowId(roundId);
-  const plan = chosen.map((skillId, position) => ({
-    roundId,
-    position,
-    skillId,
-    specVersion: byId.get(skillId)!.version,
-    tasks: input.allocation?.[skillId] ?? input.tasksPerSkill,
-  }));
+  const { entries, depthPlan } = await applyDepthChoice(
+    db,
+    chosen.map((skillId) => ({
+      skillId,
+      specVersion: byId.get(skillId)!.version,
+      tasks: input.allocation?.[skillId] ?? input.tasksPerSkill,
+    })),
+    input,
+  );
+  const plan = entries.map((e, position) => ({ roundId, position, ...e }));
   await db.transaction(async (tx) => {
     await tx.insert(rounds).values({
       id: roundId,
@@ -152,5 +172,11 @@ export async function startRound(
     { roundId, workflowId, settings },
     { maxHistoryEvents: input.maxHistoryEvents },
   );
-  return { roundId, workflowId, skills: plan.length, tasks: plan.reduce((a, p) => a + p.tasks, 0) };
+  return {
+    roundId,
+    workflowId,
+    skills: plan.length,
+    tasks: plan.reduce((a, p) => a + p.tasks, 0),
+    ...(depthPlan ? { depthPlan } : {}),
+  };
 }

@@ -10,6 +10,7 @@ import {
 } from '../../app/rounds/control.ts';
 import { startRequestedRound } from '../../app/rounds/request.ts';
 import { ROUND_DEFAULTS } from '../../app/rounds/start.ts';
+import { parseDepthMix } from '../../skills/depth.ts';
 import { parseLevelMix } from '../../skills/levels.ts';
 import { type CommandContext, parseIntOption, parseNumberOption, withContext } from '../context.ts';
 import { progressLine, summaryLines } from '../progress.ts';
@@ -73,6 +74,12 @@ export function register(program: Command): void {
       'shares of instruction levels explicit/natural/goal, in percent (default 20/50/30)',
       (v: string) => parseLevelMix(v),
     )
+    .option(
+      '--depth-mix <mix>',
+      'shares of tasks by depth (distinct features a task needs), e.g. 1=50,2-3=35,4+=15 or JSON; the total stays, tasks move between skills',
+      (v: string) => parseDepthMix(v),
+    )
+    .option('--min-depth <n>', 'only skills of at least this depth', parseIntOption('--min-depth'))
     .action(async (o) => {
       await withContext(async (ctx) => {
         const started = await startRequestedRound(
@@ -87,9 +94,13 @@ export function register(program: Command): void {
             seed: o.seed,
             fromFeedbackRound: o.fromFeedback,
             levelMix: o.levelMix,
+            depthMix: o.depthMix,
+            minDepth: o.minDepth,
           },
         );
         if (started.plan) process.stdout.write(`${planLines(started.plan).join('\n')}\n`);
+        for (const d of started.depthPlan ?? [])
+          process.stdout.write(`depth ${d.key}: ${d.tasks} tasks over ${d.skills} skills (${d.share}%)\n`);
         process.stdout.write(
           `round ${started.roundId}: ${started.skills} skills, ${started.tasks} tasks (workflow ${started.workflowId})\n`,
         );

@@ -255,6 +255,8 @@ function osworldTask(
       snapshot: domain,
       instruction: pkg.instruction,
       ...(pkg.instructionLevel ? { instruction_level: pkg.instructionLevel } : {}),
+      // How many distinct features the task needs; like instruction_level, metadata the harness ignores.
+      ...(pkg.depth ? { depth: pkg.depth } : {}),
       source: 'cua-forge',
       config,
       trajectory: 'trajectories/',

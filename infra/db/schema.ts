@@ -94,6 +94,12 @@ export const tasks = pgTable(
     /** explicit | natural | goal: how much of the target the instruction names (skills/levels.ts). */
     instructionLevel: text('instruction_level'),
     difficulty: integer('difficulty'),
+    /** Distinct features or steps the task needs: its skill's `features` (skills/depth.ts). */
+    depth: integer('depth'),
+    /** The task's level is one its skill lists in `discovery`: the agent finds the target itself. */
+    discovery: boolean('discovery'),
+    /** Rubric items (checkpoints) the task is graded by. */
+    rubricItems: integer('rubric_items'),
     packageKey: text('package_key'),
     costUsd: doublePrecision('cost_usd').notNull().default(0),
     tokens: integer('tokens').notNull().default(0),
