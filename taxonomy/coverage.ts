@@ -10,6 +10,7 @@ import {
   compositeStructure,
   compositeStructureMarkdown,
 } from './compositeStructure.ts';
+import { appCombinations, type DomainCoverage, domainCoverage, domainMarkdown } from './osworldDomains.ts';
 
 export const capabilitiesFile = path.join(repoRoot, 'taxonomy', 'capabilities.yaml');
 export const coverageDoc = path.join(repoRoot, 'docs', 'coverage.md');
@@ -90,6 +91,9 @@ export interface CoverageReport {
   unlisted: string[];
   /** Composites clustered by their sequence of step kinds, and the app combinations they span. */
   composites: CompositeStructure;
+  /** Skills per OSWorld domain, and the distinct application sets of the multi-app skills. */
+  domains: DomainCoverage[];
+  appCombinations: { apps: string; skills: number }[];
 }
 
 export function coverageReport(list: CapabilityList, specs: readonly SkillSpec[]): CoverageReport {
@@ -122,7 +126,8 @@ export function coverageReport(list: CapabilityList, specs: readonly SkillSpec[]
   }
   const counts = { covered: 0, partial: 0, missing: 0 };
   for (const c of capabilities) counts[c.status]++;
-  const multi = specs.filter((s) => appsNeeded(s).length >= 2).length;
+  const needs = specs.map((s) => ({ apps: appsNeeded(s), infeasible: s.expected === 'infeasible' }));
+  const multi = needs.filter((s) => s.apps.length >= 2).length;
   return {
     capabilities,
     counts,
@@ -132,6 +137,8 @@ export function coverageReport(list: CapabilityList, specs: readonly SkillSpec[]
     unknownRefs: [...unknownRefs].sort(),
     unlisted: ids.filter((id) => !mentioned.has(id)),
     composites: compositeStructure(specs),
+    domains: domainCoverage(needs),
+    appCombinations: appCombinations(needs),
   };
 }
 
@@ -163,6 +170,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     const next = report.capabilities[report.capabilities.indexOf(c) + 1];
     if (!next || next.app !== app) lines.push('');
   }
+  lines.push(...domainMarkdown(report.domains, report.appCombinations));
   lines.push(...compositeStructureMarkdown(report.composites));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -11,6 +11,7 @@ import {
   coverageReport,
   readCapabilities,
 } from '../../taxonomy/coverage.ts';
+import { appCombinations, domainCoverage, domainOf, OSWORLD_DOMAINS } from '../../taxonomy/osworldDomains.ts';
 
 const library = [...loadSkillLibrary().values()].map((l) => l.spec);
 
@@ -60,6 +61,44 @@ describe('skill coverage against the capability list', () => {
     assert.deepEqual(r.unlisted, ['multi.x.y']);
     assert.equal(r.multiApp.skills, 1);
     assert.equal(r.coveredShare, 0.5);
+  });
+
+  it("files skills under OSWorld's ten domains: one application's domain, or multi_apps for two or more", () => {
+    assert.equal(
+      OSWORLD_DOMAINS.reduce((n, d) => n + d.tasks, 0),
+      369,
+      "OSWorld-Verified's task count",
+    );
+    assert.equal(domainOf(['vscode']), 'vs_code');
+    assert.equal(domainOf(['chromium']), 'chrome');
+    assert.equal(domainOf(['gimp', 'impress']), 'multi_apps');
+    assert.equal(domainOf(['notes']), undefined);
+    const skills = [
+      { apps: ['calc'], infeasible: false },
+      { apps: ['calc'], infeasible: true },
+      { apps: ['thunderbird', 'calc'], infeasible: false },
+      { apps: ['calc', 'thunderbird'], infeasible: false },
+      { apps: ['vlc', 'os', 'calc'], infeasible: false },
+    ];
+    const byDomain = Object.fromEntries(domainCoverage(skills).map((d) => [d.domain, d]));
+    assert.deepEqual([byDomain.libreoffice_calc!.skills, byDomain.libreoffice_calc!.infeasible], [2, 1]);
+    assert.equal(byDomain.multi_apps!.skills, 3);
+    assert.equal(byDomain.vlc!.skills, 0);
+    assert.deepEqual(appCombinations(skills), [
+      { apps: 'calc + thunderbird', skills: 2 },
+      { apps: 'calc + os + vlc', skills: 1 },
+    ]);
+  });
+
+  it('the library has skills in every one of the ten domains', () => {
+    const r = coverageReport(readCapabilities(), library);
+    assert.deepEqual(
+      r.domains.filter((d) => d.skills === 0).map((d) => d.domain),
+      [],
+    );
+    // Multi-app work across the new applications, not only the office and mail ones.
+    const newApps = r.appCombinations.filter((c) => /chromium|gimp|vlc|vscode/.test(c.apps));
+    assert.ok(newApps.reduce((n, c) => n + c.skills, 0) >= 15, JSON.stringify(newApps));
   });
 
   it('names only skills of the library and mentions every skill of it', () => {
