@@ -5,6 +5,7 @@ import type { Database } from '../infra/db/client.ts';
 import { requireRoundId } from '../infra/db/queries/known.ts';
 import { urlPath } from '../taskpack/setupScript.ts';
 import { parseTaskPackage } from '../taskpack/taskPackage.ts';
+import { BUNDLE_INDEX_PATH, bundleFormat } from './bundle/format.ts';
 import type { FormatReport, FormatTools, FormatWriter, PackFormat } from './format.ts';
 import { JSONL_PATH, jsonlFormat, jsonlLine } from './jsonl/format.ts';
 import { OSWORLD_INDEX_PATH, osworldExampleText, osworldFormat } from './osworld/format.ts';
@@ -15,20 +16,22 @@ import { countPackages, iteratePackages, type PackObjectStore } from './source.t
 export const PACK_FORMAT = 'cua-forge/pack@2';
 export const MANIFEST_PATH = 'cua-forge-pack.json';
 export const REPORT_PATH = 'export-report.json';
-export { JSONL_PATH, jsonlLine, OSWORLD_INDEX_PATH, osworldExampleText };
+export { BUNDLE_INDEX_PATH, JSONL_PATH, jsonlLine, OSWORLD_INDEX_PATH, osworldExampleText };
 
 /** The export formats by name: a new format is a file implementing PackFormat and a line here. */
-export const FORMATS = { osworld: osworldFormat, jsonl: jsonlFormat } as const satisfies Record<
-  string,
-  PackFormat
->;
+export const FORMATS = {
+  osworld: osworldFormat,
+  jsonl: jsonlFormat,
+  bundle: bundleFormat,
+} as const satisfies Record<string, PackFormat>;
 export type FormatName = keyof typeof FORMATS;
+export const FORMAT_NAMES = Object.keys(FORMATS) as FormatName[];
 
 export const exportOptionsSchema = z.strictObject({
   round: z.string().min(1),
   skills: z.string().min(1).optional(),
   statuses: z.array(z.string().min(1)).min(1).default(['accepted']),
-  format: z.enum(Object.keys(FORMATS) as [FormatName, ...FormatName[]]),
+  format: z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]]),
   out: z.string().min(1),
   /** ship: artifacts go inside the pack; url: the pack refers to them by URL. */
   files: z.enum(['ship', 'url']).default('ship'),
@@ -82,6 +85,8 @@ export async function exportPack(
     excluded: [],
   };
   const format = FORMATS[opts.format];
+  const unfit = format.optionsProblem?.(opts.out, opts.files);
+  if (unfit) throw new Error(unfit);
   const sink = format.needsFolder || !opts.out.endsWith('.jsonl') ? await openSink(opts.out) : undefined;
   const shipped = new Map<string, { sha256: string; size: number }>();
   const models = new Set<string>();

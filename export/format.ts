@@ -47,5 +47,7 @@ export interface PackFormat {
   name: string;
   /** Whether the format writes a folder or archive (OSWorld), or may write one .jsonl file. */
   needsFolder: boolean;
+  /** Why the format cannot write `out` with this file mode (checked before anything is written), or null. */
+  optionsProblem?(out: string, files: 'ship' | 'url'): string | null;
   open(tools: FormatTools, report: FormatReport): Promise<FormatWriter>;
 }

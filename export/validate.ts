@@ -1,8 +1,20 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { relativePathProblem } from '../preparers/paths.ts';
+import { checkpointsOf } from '../taskpack/checkpoints.ts';
 import { packageRevision, REVISION_PATTERN } from '../taskpack/revision.ts';
 import { taskPackageSchema } from '../taskpack/taskPackage.ts';
-import { JSONL_PATH, MANIFEST_PATH, OSWORLD_INDEX_PATH, PACK_FORMAT, REPORT_PATH } from './exportPack.ts';
+import { BUNDLE_TASK_FILES } from './bundle/format.ts';
+import {
+  BUNDLE_INDEX_PATH,
+  FORMAT_NAMES,
+  type FormatName,
+  JSONL_PATH,
+  MANIFEST_PATH,
+  OSWORLD_INDEX_PATH,
+  PACK_FORMAT,
+  REPORT_PATH,
+} from './exportPack.ts';
 import { readPack } from './packReader.ts';
 import { entryProblem, osworldConfigProblems } from './packRules.ts';
 
@@ -52,7 +64,7 @@ const osworldTaskSchema = z.object({
 });
 const manifestSchema = z.object({
   format: z.literal(PACK_FORMAT),
-  kind: z.enum(['osworld', 'jsonl']),
+  kind: z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]]),
   /** What generated the tasks: a pack says which model made it. */
   models: z.array(z.string().min(1)),
   files: z.record(z.string(), z.object({ sha256: z.string(), size: z.number() })),
@@ -179,9 +191,27 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
   const kind = manifest?.success ? manifest.data.kind : examples.size > 0 ? 'osworld' : 'jsonl';
   if (kind === 'jsonl' && !actual.has(JSONL_PATH)) problems.push({ file: JSONL_PATH, message: 'missing' });
   if (kind === 'osworld') validateIndex(indexText, examples, problems);
+  if (kind === 'bundle') validateBundles(actual, problems);
   return problems.sort((a, b) =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.message < b.message ? -1 : 1,
   );
+}
+
+/** A bundle pack: its index, and every task folder with the files that make it self-contained. */
+function validateBundles(actual: Map<string, unknown>, problems: PackProblem[]): void {
+  if (!actual.has(BUNDLE_INDEX_PATH)) problems.push({ file: BUNDLE_INDEX_PATH, message: 'missing' });
+  const folders = new Set<string>();
+  for (const file of actual.keys()) {
+    const m = /^tasks\/([^/]+)\//.exec(file);
+    if (m) folders.add(`tasks/${m[1]}`);
+  }
+  for (const folder of folders)
+    for (const name of BUNDLE_TASK_FILES)
+      if (!actual.has(`${folder}/${name}`))
+        problems.push({
+          file: `${folder}/${name}`,
+          message: 'missing: every task folder of a bundle holds it',
+        });
 }
 
 function validateIndex(
@@ -236,7 +266,7 @@ function validateJsonlLine(line: string, n: number, problems: PackProblem[]): vo
   const value = parseJson(line, file, problems);
   if (value === undefined) return;
   // Each artifact carries its `uri`, and the record its `revision`, on top of the task.json fields.
-  const { revision, rest } = withoutExportFields(value);
+  const { revision, checkpoints, rest } = withoutExportFields(value);
   const record = taskPackageSchema.safeParse(rest);
   if (!record.success) {
     problems.push({ file, message: `not a task package: ${issues(record.error)}` });
@@ -246,11 +276,18 @@ function validateJsonlLine(line: string, n: number, problems: PackProblem[]): vo
   const want = packageRevision(record.data);
   if (revision !== want)
     problems.push({ file, message: `revision is ${JSON.stringify(revision)}, the package's is ${want}` });
+  // Checkpoints are derived from the rubric: a record's must be its rubric's (packs before them have none).
+  if (checkpoints !== undefined && !isDeepStrictEqual(checkpoints, checkpointsOf(record.data.rubric)))
+    problems.push({ file, message: "checkpoints do not match the record's rubric items and checks" });
 }
 
-function withoutExportFields(value: unknown): { revision: unknown; rest: unknown } {
+function withoutExportFields(value: unknown): { revision: unknown; checkpoints: unknown; rest: unknown } {
   const parsed = z.looseObject({ artifacts: z.array(z.looseObject({})) }).safeParse(value);
-  if (!parsed.success) return { revision: undefined, rest: value };
-  const { revision, ...rest } = parsed.data;
-  return { revision, rest: { ...rest, artifacts: rest.artifacts.map(({ uri: _uri, ...a }) => a) } };
+  if (!parsed.success) return { revision: undefined, checkpoints: undefined, rest: value };
+  const { revision, checkpoints, ...rest } = parsed.data;
+  return {
+    revision,
+    checkpoints,
+    rest: { ...rest, artifacts: rest.artifacts.map(({ uri: _uri, ...a }) => a) },
+  };
 }

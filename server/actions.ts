@@ -5,7 +5,13 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { cancelRound, retryFailedRound } from '../app/rounds/control.ts';
 import { startRequestedRound } from '../app/rounds/request.ts';
-import { type ExportReport, exportPack, REPORT_PATH } from '../export/exportPack.ts';
+import {
+  type ExportReport,
+  exportPack,
+  FORMATS,
+  type FormatName,
+  REPORT_PATH,
+} from '../export/exportPack.ts';
 import type { PackObjectStore } from '../export/source.ts';
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/client.ts';
@@ -29,7 +35,7 @@ export interface ActionDeps {
 export interface ExportJob {
   exportId: string;
   roundId: string;
-  format: 'osworld' | 'jsonl';
+  format: FormatName;
   status: 'running' | 'completed' | 'failed';
   path: string;
   startedAt: string;
@@ -137,6 +143,8 @@ export function createActions(deps: ActionDeps): ServerActions {
       guarded(async () => {
         const exportId = `exp-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
         const out = path.join(exportsDir, request.archive ? `${exportId}.tar.gz` : exportId);
+        const unfit = FORMATS[request.format].optionsProblem?.(out, request.files);
+        if (unfit) throw new ApiError(400, 'invalid_request', unfit);
         const job: ExportJob = {
           exportId,
           roundId: request.roundId,

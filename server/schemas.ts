@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FORMAT_NAMES, type FormatName } from '../export/exportPack.ts';
 import { skillSortKeys } from '../infra/db/queries/costs.ts';
 import { globProblem } from '../infra/skillGlob.ts';
 import { depthMixSchema } from '../skills/depth.ts';
@@ -83,7 +84,7 @@ export type PlanRoundRequest = z.infer<typeof planRoundQuery>;
 
 export const exportRequest = z.strictObject({
   roundId: roundIdSchema,
-  format: z.enum(['osworld', 'jsonl']),
+  format: z.enum(FORMAT_NAMES as [FormatName, ...FormatName[]]),
   skills: skillGlob.optional().describe('a glob over skill ids, such as calc.*'),
   status: z.enum(['accepted']).default('accepted'),
   files: z.enum(['ship', 'url']).default('ship'),

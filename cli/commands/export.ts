@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { exportViaTemporal } from '../../app/exportPack.ts';
-import { exportPack, REPORT_PATH } from '../../export/exportPack.ts';
+import { exportPack, FORMAT_NAMES, FORMATS, type FormatName, REPORT_PATH } from '../../export/exportPack.ts';
 import { validatePack } from '../../export/validate.ts';
 import { loadConfig } from '../../infra/config.ts';
 import { openDatabase } from '../../infra/db/client.ts';
@@ -12,11 +12,16 @@ import { connectTemporal } from '../../infra/temporal/client.ts';
 export function register(program: Command): void {
   program
     .command('export')
-    .description('Export a round as a task pack (OSWorld layout or JSONL) to a folder or a .tar.gz')
+    .description(
+      'Export a round as a task pack (OSWorld layout, JSONL, or a self-contained bundle per task) to a folder or a .tar.gz',
+    )
     .requiredOption('--round <id>', 'round id')
     .option('--skills <glob>', 'only skills whose id matches this glob, e.g. "calc.*"')
     .option('--status <status>', 'task status to export (repeatable)', collect, [])
-    .requiredOption('--format <format>', 'osworld | jsonl')
+    .requiredOption(
+      '--format <format>',
+      `${FORMAT_NAMES.join(' | ')} (bundle: per task instruction.md, setup.sh, check.sh with partial credit)`,
+    )
     .requiredOption('--out <path>', 'output folder, or a file ending in .tar.gz (or .jsonl for JSONL)')
     .option('--files <mode>', 'ship: artifacts inside the pack; url: artifacts by URL', 'ship')
     .option(
@@ -25,17 +30,22 @@ export function register(program: Command): void {
     )
     .option('--via-temporal', 'run the export as a workflow on the prepare-queue workers (for big packs)')
     .action(async (o: Record<string, unknown>) => {
+      const format = String(o.format);
+      if (!(FORMAT_NAMES as string[]).includes(format))
+        throw new Error(`unknown export format "${format}": choose one of ${FORMAT_NAMES.join(', ')}`);
       const config = loadConfig();
       const statusList = o.status as string[];
       const options = {
         round: String(o.round),
         skills: o.skills as string | undefined,
         statuses: statusList.length > 0 ? statusList : ['accepted'],
-        format: o.format as 'osworld' | 'jsonl',
+        format: format as FormatName,
         out: String(o.out),
         files: o.files as 'ship' | 'url',
         baseUrl: (o.baseUrl as string | undefined) ?? config.FORGE_EXPORT_BASE_URL,
       };
+      const unfit = FORMATS[options.format].optionsProblem?.(options.out, options.files);
+      if (unfit) throw new Error(unfit);
       if (o.viaTemporal) {
         const temporal = await connectTemporal(config);
         try {

@@ -4,15 +4,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { canonicalJsonLine } from '../../infra/canonicalJson.ts';
+import { checkpointsOf } from '../../taskpack/checkpoints.ts';
 import { packageRevision } from '../../taskpack/revision.ts';
 import type { TaskPackage } from '../../taskpack/taskPackage.ts';
 import type { PackFormat } from '../format.ts';
 
 export const JSONL_PATH = 'tasks.jsonl';
 
-/** One line of tasks.jsonl: the package with its artifacts located, and its revision. */
+/**
+ * One line of tasks.jsonl: the package with its artifacts located, its revision, and its checkpoints
+ * (the units of partial credit: each names the rubric checks it covers, taskpack/checkpoints.ts).
+ */
 export const jsonlLine = (pkg: TaskPackage, artifacts: unknown[]) =>
-  canonicalJsonLine({ ...pkg, artifacts, revision: packageRevision(pkg) });
+  canonicalJsonLine({
+    ...pkg,
+    artifacts,
+    revision: packageRevision(pkg),
+    checkpoints: checkpointsOf(pkg.rubric),
+  });
 
 /** Every package as one line of tasks.jsonl, its artifacts by s3:// URI and by pack path or URL. */
 export const jsonlFormat: PackFormat = {

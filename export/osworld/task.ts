@@ -2,6 +2,7 @@ import { canonicalJsonLine } from '../../infra/canonicalJson.ts';
 import { resolveLinkTarget } from '../../preparers/paths.ts';
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
+import { checkpointsOf } from '../../taskpack/checkpoints.ts';
 import { packageRevision } from '../../taskpack/revision.ts';
 import type { RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
 import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
@@ -192,7 +193,13 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   const config = await setupConfig(pkg, ctx);
   if (checkerChecks.length > 0) {
     const where = await ctx.checkerFiles(
-      new Uint8Array(Buffer.from(`${JSON.stringify({ checks: checkerChecks })}\n`, 'utf8')),
+      // The checkpoints ride along: the evaluator wants PASS (every checkpoint), `--score` gives the partial credit.
+      new Uint8Array(
+        Buffer.from(
+          `${JSON.stringify({ checks: checkerChecks, checkpoints: checkpointsOf(pkg.rubric) })}\n`,
+          'utf8',
+        ),
+      ),
     );
     const upload = (loc: FileLocator, name: string) => ({
       loc,

@@ -1,8 +1,10 @@
 # forge_check: evaluates a cua-forge task's rubric checks against the live state of this machine.
 # Standard library only (it runs on the OSWorld VM's python3). Usage:
-#   python3 forge_check.py CHECKS.json [--home DIR] [--all]
+#   python3 forge_check.py CHECKS.json [--home DIR] [--all | --score | --subscores]
 # prints PASS, or FAIL #<n> <kind> <observed> for the first failing check; exits 0 either way.
 # --all prints one JSON verdict per check instead (the conformance test compares them).
+# --score prints the partial credit: {score, passed, total, checkpoints: [{name, pass, weight, guard}],
+# errors}; --subscores the same as {overall_score, subscores, errors} (CUA-Gym's convention).
 import base64
 import datetime
 import hashlib
