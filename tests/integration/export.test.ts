@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -207,4 +208,71 @@ test('JSONL export has one line per task with artifact URIs', async () => {
   const packed = path.join(dir, 'jsonl.tar.gz');
   await exportPack(svc, { round, format: 'jsonl', out: packed });
   assert.deepEqual(await validatePack(packed), []);
+});
+
+test('the bundle export writes a self-contained folder per task, reproducibly, and JSONL carries the checkpoints', async () => {
+  const a = path.join(dir, 'bundle-a.tar.gz');
+  const b = path.join(dir, 'bundle-b.tar.gz');
+  const report = await exportPack(svc, { round, format: 'bundle', out: a });
+  await exportPack(svc, { round, format: 'bundle', out: b });
+  assert.ok(readFileSync(a).equals(readFileSync(b)), 'two bundle exports differ');
+  assert.deepEqual(await validatePack(a), []);
+  // The infeasible task is left out with the reason: no script over the files reads the agent's answer.
+  assert.equal(report.exported, 3);
+  assert.equal(report.excluded.length, 1);
+  assert.match(report.excluded[0]?.reason ?? '', /infeasible/);
+
+  const folder = path.join(dir, 'bundle');
+  await exportPack(svc, { round, format: 'bundle', out: folder });
+  assert.deepEqual(await validatePack(folder), []);
+  const index = JSON.parse(readFileSync(path.join(folder, 'bundles.json'), 'utf8'));
+  assert.equal(index.format, 'cua-forge/bundle@1');
+  assert.equal(index.tasks.length, 3);
+  for (const t of index.tasks as { id: string; dir: string }[]) {
+    for (const f of ['instruction.md', 'setup.sh', 'check.sh', 'checks.json', 'forge_check.py'])
+      assert.ok(readFileSync(path.join(folder, t.dir, f)).length > 0, `${t.dir}/${f}`);
+    // setup.sh into a scratch home, then check.sh: the untouched workbook scores 0, as one JSON object.
+    const home = path.join(dir, `bundle-home-${t.id}`);
+    execFileSync('bash', [path.join(folder, t.dir, 'setup.sh'), home, '--no-launch']);
+    assert.ok(readFileSync(path.join(home, 'Desktop/sales.xlsx')).length > 0);
+    const graded = JSON.parse(
+      execFileSync('bash', [path.join(folder, t.dir, 'check.sh'), home], { encoding: 'utf8' }),
+    );
+    assert.deepEqual(Object.keys(graded).sort(), ['errors', 'overall_score', 'subscores']);
+    assert.equal(graded.overall_score, 0);
+  }
+  const manifest = JSON.parse(readFileSync(path.join(folder, MANIFEST_PATH), 'utf8'));
+  assert.equal(manifest.kind, 'bundle');
+  assert.ok(Object.keys(manifest.files).every((f) => f === 'bundles.json' || f.startsWith('tasks/')));
+
+  // A bundle ships its files: by URL, or as one .jsonl file, it is refused before anything is written.
+  await assert.rejects(
+    exportPack(svc, { round, format: 'bundle', out: path.join(dir, 'bundle-url'), files: 'url' }),
+    /ships every file/,
+  );
+  await assert.rejects(
+    exportPack(svc, { round, format: 'bundle', out: path.join(dir, 'bundle.jsonl') }),
+    /folder or a \.tar\.gz, not a \.jsonl file/,
+  );
+  assert.ok(!existsSync(path.join(dir, 'bundle-url')) && !existsSync(path.join(dir, 'bundle.jsonl')));
+
+  // JSONL: every record names its checkpoints and the checks each covers (one per check here:
+  // the fixture's item names none), and a record whose checkpoints were edited is refused.
+  const jsonl = path.join(dir, 'checkpoints.jsonl');
+  await exportPack(svc, { round, format: 'jsonl', out: jsonl });
+  const lines = readFileSync(jsonl, 'utf8').trim().split('\n');
+  for (const line of lines) {
+    const record = JSON.parse(line);
+    assert.deepEqual(
+      record.checkpoints.map((c: { checks: number[] }) => c.checks),
+      record.rubric.checks.map((_: unknown, i: number) => [i]),
+    );
+  }
+  const packed = path.join(dir, 'checkpoints-pack');
+  await exportPack(svc, { round, format: 'jsonl', out: packed });
+  const record = JSON.parse(readFileSync(path.join(packed, 'tasks.jsonl'), 'utf8').split('\n')[0] as string);
+  record.checkpoints[0].weight = 5;
+  writeFileSync(path.join(packed, 'tasks.jsonl'), `${JSON.stringify(record)}\n`);
+  const problems = (await validatePack(packed)).map((p) => `${p.file}: ${p.message}`).join('\n');
+  assert.match(problems, /tasks\.jsonl:1: checkpoints do not match/);
 });
