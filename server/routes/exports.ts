@@ -7,7 +7,7 @@ export function exportRoutes({ deps, add }: RouteContext): void {
     method: 'POST',
     url: '/api/exports',
     summary:
-      'Start exporting a round’s task pack (OSWorld layout or JSONL) under out/exports/<exportId>; answers at once',
+      'Start exporting a round’s task pack (OSWorld layout, JSONL, or a bundle per task) under out/exports/<exportId>; answers at once',
     tag: 'exports',
     access: 'write',
     body: exportRequest,
