@@ -8,6 +8,7 @@ import { ObjectStore } from '../../infra/objectStore.ts';
 import { formatInt, formatPercent } from '../../server/public/format.js';
 import { roundIdSchema } from '../../server/schemas.ts';
 import { renderTable } from './costs.ts';
+import { addDifficultyCommand } from './difficulty.ts';
 
 const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`);
 const rate = (r: number | null) => (r === null ? '—' : `${(100 * r).toFixed(1)}%`);
@@ -87,6 +88,8 @@ export function register(program: Command): void {
         await database.close();
       }
     });
+
+  addDifficultyCommand(report);
 
   report
     .command('content')

@@ -20,6 +20,8 @@ const taskRow = z.object({
   apps: z.array(z.string()),
   instruction: z.string().nullable(),
   difficulty: z.number().nullable(),
+  /** Distinct features the task needs (null: recorded before depth was, or not prepared yet). */
+  depth: z.number().nullable(),
   startedAt: timestamp,
   finishedAt: nullableTimestamp,
   usd: num,
@@ -88,7 +90,7 @@ export async function listTasks(
   const result = await db.execute(sql`
     SELECT t.id, t.round_id AS "roundId", t.skill_id AS "skillId", t.task_index AS "taskIndex", t.status,
       t.reject_reason AS "rejectReason", t.reject_node AS "rejectNode", t.apps, t.instruction, t.difficulty,
-      t.started_at AS "startedAt", t.finished_at AS "finishedAt", ${spend.usd} AS usd, ${spend.tokens} AS tokens,
+      t.depth, t.started_at AS "startedAt", t.finished_at AS "finishedAt", ${spend.usd} AS usd, ${spend.tokens} AS tokens,
       ${spend.calls} AS calls, t.started_at::text AS "cursorKey"
     FROM tasks t
     WHERE ${where.length > 0 ? sql.join(where, sql` AND `) : sql`true`}
@@ -119,7 +121,7 @@ export async function getTask(db: Db, taskId: string): Promise<TaskRecord | unde
   const result = await db.execute(sql`
     SELECT t.id, t.round_id AS "roundId", t.skill_id AS "skillId", t.task_index AS "taskIndex", t.status,
       t.reject_reason AS "rejectReason", t.reject_node AS "rejectNode", t.reject_detail AS "rejectDetail", t.apps,
-      t.instruction, t.difficulty, t.seed, t.spec_version AS "specVersion", t.params, t.started_at AS "startedAt",
+      t.instruction, t.difficulty, t.depth, t.seed, t.spec_version AS "specVersion", t.params, t.started_at AS "startedAt",
       t.finished_at AS "finishedAt", p.task_json_key AS "taskJsonKey", p.setup_key AS "setupKey",
       p.sha256 AS "packageSha256"
     FROM tasks t LEFT JOIN packages p ON p.task_id = t.id WHERE t.id = ${taskId}`);

@@ -299,6 +299,29 @@ function levelText(levels) {
   return `${l.explicit ?? 0} / ${l.natural ?? 0} / ${l.goal ?? 0}`;
 }
 
+/** Accepted tasks by depth (distinct features per task), with the discovery and long-horizon shares. */
+function depthCard(d) {
+  const histogram = d.depths
+    .filter((x) => x.accepted > 0)
+    .map((x) => `${x.depth ?? '?'}: ${formatInt(x.accepted)}`)
+    .join(' · ');
+  return card(
+    'Mean depth',
+    d.meanDepth === null ? '—' : d.meanDepth.toFixed(1),
+    'round-depth',
+    h(
+      'span',
+      {},
+      h(
+        'span',
+        { testid: 'round-depth-histogram', title: 'accepted tasks by depth' },
+        histogram || 'no accepted tasks',
+      ),
+      ` · discovery ${formatPercent(d.discovery.share)} of goal · long-horizon ${formatPercent(d.longHorizon.share)}`,
+    ),
+  );
+}
+
 function skillsPanel(roundId) {
   const filter = h('input', {
     type: 'search',
@@ -328,6 +351,15 @@ function skillsPanel(roundId) {
         value: (s) => levelText(s.levels),
         text: (s) =>
           h('span', { title: 'explicit / natural / goal', testid: 'skill-levels' }, levelText(s.levels)),
+      },
+      {
+        // Distinct features a task of the skill needs (a composite sums its steps').
+        key: 'depth',
+        label: 'Depth',
+        num: true,
+        sortable: false,
+        value: (s) => s.depth ?? null,
+        text: (s) => h('span', { testid: 'skill-depth' }, s.depth == null ? '—' : String(s.depth)),
       },
       {
         key: 'accepted',
@@ -432,6 +464,7 @@ function tasksPanel(roundId, skillId) {
         { testid: 'task-row', dataset: { key: t.id } },
         h('td', {}, h('a', { href: `#/tasks/${t.id}`, testid: 'task-link' }, `${t.skillId} #${t.taskIndex}`)),
         h('td', {}, status(t.status)),
+        num(t.depth == null ? '—' : String(t.depth), 'depth'),
         h('td', {}, t.rejectReason ?? ''),
         h('td', { class: 'wrap' }, (t.instruction ?? '').slice(0, 120)),
         num(formatInt(t.tokens), 'tokens'),
@@ -454,6 +487,7 @@ function tasksPanel(roundId, skillId) {
         {},
         h('th', {}, 'Task'),
         h('th', {}, 'Status'),
+        h('th', { class: 'num' }, 'Depth'),
         h('th', {}, 'Reject reason'),
         h('th', {}, 'Instruction'),
         h('th', { class: 'num' }, 'Tokens'),
@@ -493,11 +527,12 @@ async function roundPage(roundId, token) {
   let skills;
   let tasks;
   const refresh = async () => {
-    const [round, costs, timeline, comparison] = await Promise.all([
+    const [round, costs, timeline, comparison, difficulty] = await Promise.all([
       api(`/api/rounds/${encodeURIComponent(roundId)}`),
       api(`/api/rounds/${encodeURIComponent(roundId)}/costs`),
       api(`/api/rounds/${encodeURIComponent(roundId)}/costs/timeline`),
       api(`/api/costs/rounds?limit=20&upTo=${encodeURIComponent(roundId)}`),
+      api(`/api/rounds/${encodeURIComponent(roundId)}/difficulty`),
     ]);
     if (token !== renderToken) return false;
     const t = costs.totals;
@@ -567,6 +602,7 @@ async function roundPage(roundId, token) {
         'round-student-pass',
         t.studentRuns ? `${formatInt(t.studentRuns)} runs` : 'no feedback yet',
       ),
+      depthCard(difficulty),
     );
     chartBox.replaceChildren(chart(timeline), legend());
     reasonsBox.replaceChildren(
@@ -763,7 +799,7 @@ async function taskPage(taskId, token) {
     h(
       'div',
       { class: 'muted' },
-      `Task ${t.id} · seed ${t.seed} · spec v${t.specVersion} · apps ${t.apps.join(', ')}`,
+      `Task ${t.id} · seed ${t.seed} · spec v${t.specVersion} · apps ${t.apps.join(', ')}${t.depth == null ? '' : ` · depth ${t.depth}`}`,
       t.rejectReason
         ? ` · rejected at ${t.rejectNode ?? '?'}: ${t.rejectReason}${t.rejectDetail ? ` (${t.rejectDetail})` : ''}`
         : '',

@@ -221,6 +221,8 @@ const groupRow = z.object({
   studentSuccess: num,
   // Instruction level -> tasks; only the per-skill query selects it (NULL when no task has a level).
   levels: z.union([z.null(), z.record(z.string(), num)]).optional(),
+  // The depth the skill's tasks recorded (distinct features per task); only the per-skill query selects it.
+  depth: z.union([z.null(), num]).optional(),
 });
 
 /** Tasks per instruction level (explicit / natural / goal). */
@@ -248,6 +250,8 @@ export interface GroupCost {
   studentPassRate: number | null;
   /** Tasks per instruction level; per skill only (the per-app rows do not count them). */
   levels?: LevelCounts;
+  /** Distinct features a task of the skill needs, as its tasks recorded (null before any did); per skill only. */
+  depth?: number | null;
 }
 
 function toGroupCost(row: z.infer<typeof groupRow>): GroupCost {
@@ -279,7 +283,8 @@ const skillColumns = (roundId: string) => sql`p.skill_id AS key, k.title, p.apps
   (SELECT jsonb_object_agg(x.level, x.n) FROM (
      SELECT t.instruction_level AS level, count(*)::int AS n FROM tasks t
      WHERE t.round_id = ${roundId} AND t.skill_id = p.skill_id AND t.instruction_level IS NOT NULL
-     GROUP BY t.instruction_level) x) AS levels`;
+     GROUP BY t.instruction_level) x) AS levels,
+  (SELECT max(t.depth) FROM tasks t WHERE t.round_id = ${roundId} AND t.skill_id = p.skill_id) AS depth`;
 
 /** Per skill: tasks, acceptance, USD per accepted task and student pass rate; every skill of the round. */
 export async function costBySkill(db: Db, roundId: string): Promise<GroupCost[]> {
