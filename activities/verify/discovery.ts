@@ -18,7 +18,7 @@ const LOCATORS: Record<string, Record<string, Locate>> = {
   'thunderbird.message_absent': { subject: 'whole' },
   'thunderbird.message_file': { subject: 'whole' },
   'thunderbird.mailing_list': { members: 'whole' },
-  'thunderbird.filter_rule': { value: 'tokens' },
+  'thunderbird.filter_rule': { value: 'whole', folder: 'whole', name: 'whole' },
   'writer.indent': { paragraph: 'whole' },
   'writer.heading': { paragraph: 'whole' },
   'writer.alignment': { paragraph: 'whole' },
@@ -28,7 +28,6 @@ const LOCATORS: Record<string, Record<string, Locate>> = {
   'writer.comment': { anchor: 'whole' },
   'writer.run_format': { text: 'whole' },
   'writer.text_absent': { text: 'whole' },
-  'writer.table': { cells: 'tokens' },
   'impress.slide_title': { text: 'whole' },
   'impress.background': { color: 'whole' },
   'calc.csv_table': { path: 'basename' },
@@ -62,6 +61,7 @@ function preparedFiles(prepares: Prepares): Map<string, string | undefined> {
   return out;
 }
 
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const basename = (path: string) => path.replace(/\/+$/, '').split('/').pop() ?? path;
 
 function textOf(v: unknown, out: string[]): string[] {
@@ -75,6 +75,10 @@ function textOf(v: unknown, out: string[]): string[] {
 export function targetsOf(checks: Record<string, unknown>[], prepares: Prepares): string[] {
   const out = new Set<string>(rubricAddresses(checks));
   const files = preparedFiles(prepares);
+  const docsText = textOf(
+    prepares.map((p) => p.doc),
+    [],
+  ).join('\n');
   for (const c of checks) {
     const kind = String(c.kind);
     for (const [field, how] of Object.entries(LOCATORS[kind] ?? {}))
@@ -83,6 +87,11 @@ export function targetsOf(checks: Record<string, unknown>[], prepares: Prepares)
         else if (how === 'basename') out.add(basename(s));
         else for (const t of distinctTokens(s)) out.add(t);
       }
+    // A table row is known by its first cell (a ref, an item), what the row holds is the agent's to type.
+    if (kind === 'writer.table' && Array.isArray(c.cells))
+      for (const cell of c.cells as { row?: unknown; col?: unknown; text?: unknown }[])
+        if (cell.col === 1 && typeof cell.row === 'number' && cell.row > 1 && typeof cell.text === 'string')
+          out.add(cell.text);
     if (kind === 'chromium.bookmark' && c.type === 'url' && typeof c.title === 'string') out.add(c.title);
     // A reply or forward names the message it answers.
     if (kind === 'thunderbird.draft' && typeof c.subject === 'string') {
@@ -91,10 +100,15 @@ export function targetsOf(checks: Record<string, unknown>[], prepares: Prepares)
     }
     // Files gathered from elsewhere (copied, moved, packed) are the ones the agent found.
     if ((kind === 'os.tree' || kind === 'os.archive_contains') && typeof c.path === 'string') {
-      for (const entry of textOf(c.entries, [])) {
+      const entries = textOf(c.entries, []);
+      const layout = entries.every((e) => e.endsWith('/'));
+      for (const entry of entries) {
         const full = kind === 'os.tree' ? `${c.path}/${entry}` : undefined;
         const name = basename(entry);
         for (const path of files.keys()) if (basename(path) === name && path !== full) out.add(name);
+        // A layout of folders to make that a memo or mail names (not the instruction).
+        if (layout && name.length >= 4 && new RegExp(`\\b${escapeRe(name)}\\b`, 'i').test(docsText))
+          out.add(name);
       }
     }
     if (kind === 'os.content_equals' && typeof c.path === 'string' && typeof c.content === 'string') {
