@@ -1,4 +1,4 @@
-import { OS_MANIFEST_PATH } from '../preparers/home/manifest.ts';
+import { mergeOsManifests, OS_MANIFEST_PATH } from '../preparers/home/manifest.ts';
 import { assertSafeRelativePath } from '../preparers/paths.ts';
 import { applyEdits, appOfPath, PreparerInputError, preparers } from '../preparers/registry.ts';
 import { withSandboxScope } from '../preparers/sandbox/workerPool.ts';
@@ -106,6 +106,14 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
     for (const [path, bytes] of Object.entries(built)) {
       if (path in initial && path !== OS_MANIFEST_PATH) {
         return reject('invalid_task_spec', p.nodeId, `two prepare nodes write ${path}`);
+      }
+      if (path === OS_MANIFEST_PATH && initial[path]) {
+        try {
+          initial[path] = mergeOsManifests(initial[path], bytes);
+        } catch (err) {
+          return reject('invalid_task_spec', p.nodeId, (err as Error).message);
+        }
+        continue;
       }
       initial[path] = bytes;
       appOf.set(path, p.app);

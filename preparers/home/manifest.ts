@@ -56,3 +56,22 @@ export function encodeOsManifest(manifest: OsManifest): Uint8Array {
   const entries = [...manifest.entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return new Uint8Array(Buffer.from(`${JSON.stringify({ version: 1, entries }, null, 1)}\n`, 'utf8'));
 }
+
+/**
+ * Two prepare nodes that both write home files (a composite's OS steps) each bring a manifest; the
+ * task's is their union, so neither loses its modes, directories or links. The same path listed
+ * two ways is a conflict.
+ */
+export function mergeOsManifests(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const entries = new Map<string, ManifestEntry>();
+  for (const e of [
+    ...osManifestOf({ [OS_MANIFEST_PATH]: a }).entries,
+    ...osManifestOf({ [OS_MANIFEST_PATH]: b }).entries,
+  ]) {
+    const seen = entries.get(e.path);
+    if (seen && JSON.stringify(seen) !== JSON.stringify(e))
+      throw new Error(`two prepare nodes give ${e.path} different modes or types`);
+    entries.set(e.path, e);
+  }
+  return encodeOsManifest({ version: 1, entries: [...entries.values()] });
+}

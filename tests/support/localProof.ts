@@ -1,5 +1,6 @@
 import { proveRubric, type RubricProof } from '../../activities/verify/rubricProof.ts';
 import { answerFor } from '../../llm/offline/server.ts';
+import { mergeOsManifests, OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
 import { applyEdits, preparers } from '../../preparers/registry.ts';
 import type { AppId, FileMap } from '../../preparers/types.ts';
 import { authorTask, type LlmCaller } from '../../skills/run/author.ts';
@@ -44,7 +45,8 @@ export async function buildLocalTask(spec: SkillSpec, seed: number): Promise<Loc
   const owner = new Map<string, AppId>();
   for (const p of m.prepares) {
     for (const [path, bytes] of Object.entries(await preparers[p.app].build(p.target, p.doc))) {
-      initial[path] = bytes;
+      const both = path === OS_MANIFEST_PATH && initial[path];
+      initial[path] = both ? mergeOsManifests(both, bytes) : bytes;
       owner.set(path, p.app);
     }
   }

@@ -1,6 +1,6 @@
 import { offlineHintSchema } from '../../llm/offline/hints.ts';
 import { answerFor } from '../../llm/offline/server.ts';
-import { OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
+import { mergeOsManifests, OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
 import { applyEdits, parseEdit, preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap } from '../../preparers/types.ts';
 import { authorTask, type LlmCaller } from '../../skills/run/author.ts';
@@ -70,7 +70,9 @@ async function buildOfflineTask(spec: SkillSpec, firstSeed: number): Promise<Off
     for (const p of m.prepares) {
       const built = await preparers[p.app].build(p.target, p.doc);
       for (const path of Object.keys(built)) owner.set(path, p.app);
+      const both = initial[OS_MANIFEST_PATH];
       Object.assign(initial, built);
+      if (both && built[OS_MANIFEST_PATH]) initial[OS_MANIFEST_PATH] = mergeOsManifests(both, built[OS_MANIFEST_PATH]);
     }
     const solved = await applyEdits(initial, m.edits);
     const before = await Promise.all(m.checks.map((c) => probeCheck(initial, c)));
