@@ -176,7 +176,7 @@ test('the checkpoints are the rubric items, weighted, with the guards marked', (
   for (const s of [1, 2, 3]) assert.ok(stepOf.includes(s), `step ${s} has a checkpoint of its own`);
 });
 
-test('TypeScript probes: oracle 1, untouched 0 on every changed checkpoint, k steps score their checkpoints', async () => {
+test('TypeScript probes: oracle 1, untouched 0 on every changed checkpoint, k steps score their checkpoints', async (t) => {
   for (const s of states) {
     const verdicts = await Promise.all(pkg.rubric.checks.map((c) => probeCheck(s.files, c)));
     const scored = scoreCheckpoints(
@@ -190,6 +190,9 @@ test('TypeScript probes: oracle 1, untouched 0 on every changed checkpoint, k st
       `${s.name}: ${JSON.stringify(scored.checkpoints)}`,
     );
     assert.equal(scored.score, want.score, s.name);
+    t.diagnostic(
+      `${s.name} (${s.steps} of 3 steps): score ${scored.score}, ${scored.passed}/${scored.total} checkpoints`,
+    );
   }
   assert.deepEqual(
     states.map((s) => expected(s.steps).score),
