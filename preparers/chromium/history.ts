@@ -22,7 +22,8 @@ const TRANSITION_TYPED = 0x30000001;
 /**
  * A History database with these pages and visits, in the schema Chromium creates. Visit times are
  * absolute: Chromium expires visits older than 90 days (and then their URLs) soon after it starts,
- * so a task's history must be dated within 90 days of the day the task runs.
+ * so a task's history must be dated within 90 days of the day the task runs: skills date it back
+ * from `task.today`, the day the task is authored.
  */
 export function buildHistory(pages: VisitSpec[]): Uint8Array {
   const db = new Database(':memory:');

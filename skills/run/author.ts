@@ -73,6 +73,11 @@ export interface AuthorOptions {
   /** Where the task sits in its skill run: tasks of one pool share one content call. */
   roundId?: string;
   taskIndex?: number;
+  /**
+   * The day the task is authored (UTC, YYYY-MM-DD), as `task.today` in templates: state that an
+   * application ages out (Chromium drops history older than 90 days when it starts) is dated from it.
+   */
+  today?: string;
 }
 
 export async function authorTask(
@@ -85,7 +90,7 @@ export async function authorTask(
   let prose: ProseSource | undefined;
   const ctx: Context = {
     params: sampleParams(spec.params, deriveSeed(taskSeed, 'params')),
-    task: { seed: taskSeed, level },
+    task: { seed: taskSeed, level, today: options.today ?? new Date().toISOString().slice(0, 10) },
   };
   const nodeMs: Record<string, number> = {};
   const binds = new Map<string, Record<string, string>>();

@@ -158,6 +158,15 @@ describe('authorTask', () => {
     assert.notDeepEqual(a.context['data'], c.context['data']);
   });
 
+  test('templates see the day the task is authored, so dated state can be kept recent', async () => {
+    const given = await authorTask(sumColumn, 5, scriptedClient(goodAnswers).caller, { today: '2031-05-02' });
+    assert.ok(given.ok);
+    assert.equal((given.context['task'] as { today: string }).today, '2031-05-02');
+    const now = await authorTask(sumColumn, 5, scriptedClient(goodAnswers).caller);
+    assert.ok(now.ok);
+    assert.match((now.context['task'] as { today: string }).today, /^\d{4}-\d{2}-\d{2}$/);
+  });
+
   test('a model answer that breaks the output types is rejected before anything uses it', async () => {
     const { caller, requests } = scriptedClient({
       ...goodAnswers,
