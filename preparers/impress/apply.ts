@@ -31,6 +31,7 @@ import {
 } from './design.ts';
 import { applyFont } from './fonts.ts';
 import { pdfOfSlides } from './pdf.ts';
+import { isPngBytes, pixelSize } from './pictures.ts';
 import { patternPng } from './png.ts';
 import type { Bullet, ImpressEdit, Layout } from './schema.ts';
 import {
@@ -214,6 +215,36 @@ async function exportPdf(deck: Deck, out: FileMap, to: string): Promise<void> {
   out[to] = pdfOfSlides(pages, slideSize(deck.presentation));
 }
 
+/**
+ * Insert > Image of a home file: its bytes embedded unchanged, placed at its size at 96 dpi
+ * (shrunk to fit the slide) and centred, unless the edit gives a box.
+ */
+async function insertPicture(
+  deck: Deck,
+  ref: SlideRef,
+  edit: Extract<ImpressEdit, { op: 'impress.insert_picture' }>,
+  out: FileMap,
+): Promise<void> {
+  const bytes = out[edit.from];
+  if (bytes === undefined) throw new Error(`${edit.op}: no file ${edit.from} to insert`);
+  const size = pixelSize(bytes);
+  if (!size) throw new Error(`${edit.op}: ${edit.from} is neither a PNG nor a JPEG file`);
+  const ext = isPngBytes(bytes) ? 'png' : 'jpeg';
+  const media = deck.pkg.freshName('ppt/media/forge-picture', `.${ext}`);
+  deck.pkg.setBinary(media, bytes);
+  await deck.pkg.ensureDefaultContentType(ext, ext === 'png' ? 'image/png' : 'image/jpeg');
+  const relId = await deck.pkg.addRel(ref.part, `${REL}/image`, media);
+  const slide = slideSize(deck.presentation);
+  const natural = { w: size.width / 96, h: size.height / 96 };
+  const fit = Math.min(1, (slide.width * 0.9) / natural.w, (slide.height * 0.9) / natural.h);
+  const w = edit.w ?? natural.w * fit;
+  const h = edit.h ?? (w * size.height) / size.width;
+  const box = { x: edit.x ?? (slide.width - w) / 2, y: edit.y ?? (slide.height - h) / 2, w, h };
+  const tree = spTree(await deck.pkg.part(ref.part));
+  const name = edit.name ?? edit.from.slice(edit.from.lastIndexOf('/') + 1);
+  tree.children.push(pictureShape(nextShapeId(tree), relId, name, box));
+}
+
 async function applyOne(deck: Deck, edit: ImpressEdit, out: FileMap): Promise<void> {
   if (edit.op === 'impress.add_slide') return addSlide(deck, edit);
   if (edit.op === 'impress.export_pdf') return exportPdf(deck, out, edit.to);
@@ -302,6 +333,8 @@ async function applyOne(deck: Deck, edit: ImpressEdit, out: FileMap): Promise<vo
       tree.children.push(pictureShape(nextShapeId(tree), relId, image.name, image));
       return;
     }
+    case 'impress.insert_picture':
+      return insertPicture(deck, ref, edit, out);
     case 'impress.add_table': {
       const tree = spTree(await deck.pkg.part(ref.part));
       tree.children.push(tableShape(nextShapeId(tree), edit.table));

@@ -44,6 +44,7 @@ export const impressOsworld: Record<string, OsworldMapper> = {
     unmapped(
       'compare_pptx_files never reads a shape type, so a picture is not told apart from any other shape',
     ),
+  'impress.picture': () => unmapped("compare_pptx_files never reads an embedded image's pixel size"),
   // compare_pptx_files compares each slide's background colour (examine_background_color).
   'impress.background': impressDeck,
   'impress.hidden': () => unmapped('compare_pptx_files never reads whether a slide is hidden (show="0")'),

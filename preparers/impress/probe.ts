@@ -16,6 +16,7 @@ import { backgroundOf, isHidden, shapeBox, slideSize, transitionOf } from './des
 import { type EffectiveFont, FontResolver } from './fonts.ts';
 import { probeImpressUnchanged } from './invariants.ts';
 import { pdfPageCount } from './pdf.ts';
+import { slidePictureSizes } from './pictures.ts';
 import { type ImpressCheck, LAYOUTS } from './schema.ts';
 
 /**
@@ -68,7 +69,24 @@ function tableCells(frame: ReturnType<typeof shapes>[number]): string[][] | unde
     );
 }
 
-type DeckCheck = Exclude<ImpressCheck, { kind: 'impress.pdf' }>;
+type DeckCheck = Exclude<ImpressCheck, { kind: 'impress.pdf' | 'impress.picture' }>;
+
+/** A picture on the slide is an image of the asked pixel size (read from the .pptx's own zip). */
+async function probePicture(
+  deck: Deck,
+  check: Extract<ImpressCheck, { kind: 'impress.picture' }>,
+  bytes: Uint8Array,
+): Promise<ProbeResult> {
+  const ref = deck.slides[check.slide - 1];
+  if (!ref)
+    return {
+      pass: false,
+      observed: { error: `slide ${check.slide} does not exist`, slides: deck.slides.length },
+    };
+  const sizes = await slidePictureSizes(deck, ref, bytes);
+  const pass = sizes.some((s) => s !== null && s.width === check.width && s.height === check.height);
+  return { pass, observed: { pictures: sizes.slice(0, 8).map((s) => (s ? [s.width, s.height] : null)) } };
+}
 
 const within = (v: number, r: { min?: number; max?: number } | undefined) =>
   r === undefined ||
@@ -227,5 +245,7 @@ export async function probeImpress(files: FileMap, check: ImpressCheck): Promise
   }
   // The checker on the VM sees only this file, so the observation names only this file.
   if (!files[check.file]) return { pass: false, observed: { error: `file ${check.file} does not exist` } };
-  return probeOne(await openPptx(files, check.file), check);
+  const deck = await openPptx(files, check.file);
+  if (check.kind === 'impress.picture') return probePicture(deck, check, files[check.file]!);
+  return probeOne(deck, check);
 }

@@ -117,6 +117,14 @@ const pdfPath = z
   .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.pdf$/i, 'a home-relative path ending in .pdf, without ..')
   .describe('Home-relative path of the exported PDF, e.g. "Documents/handouts/deck.pdf".');
 
+const picturePath = z
+  .string()
+  .min(1)
+  .regex(
+    /^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.(png|jpe?g)$/i,
+    'a home-relative path ending in .png, .jpg or .jpeg, without ..',
+  );
+
 const range = z
   .strictObject({ min: z.number().optional(), max: z.number().optional() })
   .describe('Inclusive bounds in inches; either may be omitted.');
@@ -157,6 +165,19 @@ export const editSchema = z.discriminatedUnion('op', [
     .describe("Set the character formatting of all text of a slide's title or body."),
   z.strictObject({ op: z.literal('impress.add_image'), file, slide, image: imageSchema }),
   z.strictObject({ op: z.literal('impress.add_table'), file, slide, table: tableSchema }),
+  z
+    .strictObject({
+      op: z.literal('impress.insert_picture'),
+      file,
+      slide,
+      from: picturePath.describe('The home file inserted, as it is at that point of the edits.'),
+      x: box.x.optional().describe('Left edge in inches; default centred.'),
+      y: box.y.optional().describe('Top edge in inches; default centred.'),
+      w: box.w.optional().describe('Width in inches; default its size at 96 dpi, shrunk to fit the slide.'),
+      h: box.h.optional().describe('Height in inches; default in proportion to w.'),
+      name: z.string().min(1).max(64).optional().describe('Shape name (alt text); default the file name.'),
+    })
+    .describe('Insert > Image: a PNG or JPEG file from the home folder, embedded in the slide as it is.'),
   z
     .strictObject({
       op: z.literal('impress.set_font_all'),
@@ -282,6 +303,17 @@ export const checkSchema = z.discriminatedUnion('kind', [
       max: z.number().int().min(0).optional(),
     })
     .describe('Number of pictures.'),
+  z
+    .strictObject({
+      kind: z.literal('impress.picture'),
+      file,
+      slide,
+      width: z.number().int().min(1).describe('Pixel width of the embedded image.'),
+      height: z.number().int().min(1).describe('Pixel height of the embedded image.'),
+    })
+    .describe(
+      'A picture on the slide embeds a PNG or JPEG of exactly width × height pixels (a resized photo, not the original).',
+    ),
   z
     .strictObject({
       kind: z.literal('impress.table'),
