@@ -28,7 +28,10 @@ const LOCATORS: Record<string, Record<string, Locate>> = {
   'writer.comment': { anchor: 'whole' },
   'writer.run_format': { text: 'whole' },
   'writer.text_absent': { text: 'whole' },
+  'writer.text_present': { text: 'tokens' },
   'impress.slide_title': { text: 'whole' },
+  'impress.slide_body': { bullets: 'whole' },
+  'impress.notes': { text: 'whole' },
   'impress.background': { color: 'whole' },
   'calc.csv_table': { path: 'basename' },
 };
@@ -121,7 +124,11 @@ export function targetsOf(checks: Record<string, unknown>[], prepares: Prepares)
       }
     }
   }
-  return [...out].filter((s) => s.trim().length >= 2);
+  // A target is something the task's files already hold (a cell excepted): new text the agent
+  // writes (a new slide's title) points at nothing.
+  const held = norm(docsText);
+  const cells = new Set(rubricAddresses(checks));
+  return [...out].filter((s) => s.trim().length >= 2 && (cells.has(s) || held.includes(norm(s))));
 }
 
 /**

@@ -23,6 +23,20 @@ describe('discovery targets', () => {
         ],
       },
     },
+    {
+      app: 'writer',
+      target: 'Documents/memo.docx',
+      open: false,
+      doc: { text: 'The host is db-staging.internal.' },
+    },
+    {
+      app: 'thunderbird',
+      target: 'forge.default',
+      open: false,
+      doc: {
+        folders: [{ messages: [{ subject: 'Stock count for May' }, { subject: 'Contract draft v3' }] }],
+      },
+    },
   ];
   test('the files gathered, the value a file gains, the message answered, the cell', () => {
     const checks = [
@@ -31,6 +45,8 @@ describe('discovery targets', () => {
       { kind: 'os.content_equals', path: 'app/.env', content: 'HOST=db-staging.internal\nPORT=5432\n' },
       { kind: 'thunderbird.draft', subject: 'Re: Stock count for May', to: 'x@y.example' },
       { kind: 'calc.cell_value', file: 'Desktop/a.xlsx', sheet: 'S', cell: 'B7', value: 3 },
+      // A new slide's title is the agent's to write: it points at nothing the task holds.
+      { kind: 'impress.slide_title', file: 'Documents/a.pptx', slide: 3, text: 'Follow-ups' },
     ];
     assert.deepEqual(targetsOf(checks, prepares).sort(), [
       'B7',
@@ -43,8 +59,7 @@ describe('discovery targets', () => {
     const checks = [
       { kind: 'thunderbird.message_state', folder: 'Inbox', subject: 'Contract draft v3', flagged: true },
     ];
-    const at = (instruction: string) =>
-      discoveryProblem({ instruction, level: 'goal', checks, prepares: [] });
+    const at = (instruction: string) => discoveryProblem({ instruction, level: 'goal', checks, prepares });
     assert.match(at('Star "Contract draft v3" from Ana in my Inbox.') ?? '', /names its target/);
     assert.equal(at('Star the latest mail Ana sent me, so I answer it first.'), undefined);
     assert.match(
