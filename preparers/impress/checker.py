@@ -232,12 +232,26 @@ def impress_slide_count(d, part, c):
     return ok, {'slides': n}
 
 
+def js_squash(s):
+    """JavaScript's s.replace(/\\s+/g, ' ').trim() (probe.ts squash): a line break for a space is the same text."""
+    out, gap = [], False
+    for ch in s:
+        if ch in JS_WS:
+            gap = True
+            continue
+        if gap and out:
+            out.append(' ')
+        out.append(ch)
+        gap = False
+    return ''.join(out)
+
+
 @kind('impress.slide_title')
 @on_deck
 def impress_slide_title(d, part, c):
     titles = [slide_title(d, part)] if part else [slide_title(d, s) for s in d.slides]
-    want = js_trim(c['text'])
-    ok = any((js_trim(t) == want) if c.get('exact') else (want in t) for t in titles)
+    want = js_squash(c['text'])
+    ok = any((js_squash(t) == want) if c.get('exact') else (want in js_squash(t)) for t in titles)
     return ok, {'titles': [clip120(t) for t in titles[:20]]}
 
 
@@ -258,7 +272,7 @@ def impress_slide_body(d, part, c):
 @on_deck
 def impress_notes(d, part, c):
     text = notes_text(d, part)
-    ok = js_trim(text) == js_trim(c['text']) if c.get('exact') else c['text'] in text
+    ok = js_squash(text) == js_squash(c['text']) if c.get('exact') else js_squash(c['text']) in js_squash(text)
     return ok, {'notes': clip120(text, 300)}
 
 
@@ -266,7 +280,7 @@ def impress_notes(d, part, c):
 @on_deck
 def impress_order(d, part, c):
     titles = [slide_title(d, s) for s in d.slides]
-    pos = [next((i for i, t in enumerate(titles) if want in t), -1) for want in c['titles']]
+    pos = [next((i for i, t in enumerate(titles) if js_squash(want) in js_squash(t)), -1) for want in c['titles']]
     ok = all(p >= 0 and (i == 0 or p > pos[i - 1]) for i, p in enumerate(pos))
     return ok, {'titles': [clip120(t, 60) for t in titles], 'positions': [p + 1 for p in pos]}
 

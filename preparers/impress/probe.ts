@@ -69,6 +69,12 @@ function tableCells(frame: ReturnType<typeof shapes>[number]): string[][] | unde
     );
 }
 
+/**
+ * Text as a reader compares it: a line break typed where the instruction has a space (a title on
+ * two lines, a note in two paragraphs) is the same text. The checker's js_squash is the same rule.
+ */
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
 type DeckCheck = Exclude<ImpressCheck, { kind: 'impress.pdf' | 'impress.picture' }>;
 
 /** A picture on the slide is an image of the asked pixel size (read from the .pptx's own zip). */
@@ -111,8 +117,8 @@ async function probeOne(deck: Deck, check: DeckCheck): Promise<ProbeResult> {
     }
     case 'impress.slide_title': {
       const all = slide ? [await slideTitle(deck, slide)] : await titles(deck);
-      const want = check.text.trim();
-      const pass = all.some((t) => (check.exact ? t.trim() === want : t.includes(want)));
+      const want = squash(check.text);
+      const pass = all.some((t) => (check.exact ? squash(t) === want : squash(t).includes(want)));
       return { pass, observed: { titles: all.slice(0, 20).map((t) => clip(t)) } };
     }
     case 'impress.slide_body': {
@@ -128,12 +134,14 @@ async function probeOne(deck: Deck, check: DeckCheck): Promise<ProbeResult> {
     }
     case 'impress.notes': {
       const text = await notesText(deck, slide!);
-      const pass = check.exact ? text.trim() === check.text.trim() : text.includes(check.text);
+      const pass = check.exact
+        ? squash(text) === squash(check.text)
+        : squash(text).includes(squash(check.text));
       return { pass, observed: { notes: clip(text, 300) } };
     }
     case 'impress.order': {
       const all = await titles(deck);
-      const positions = check.titles.map((t) => all.findIndex((title) => title.includes(t)));
+      const positions = check.titles.map((t) => all.findIndex((title) => squash(title).includes(squash(t))));
       const pass = positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]));
       return {
         pass,

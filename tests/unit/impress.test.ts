@@ -65,6 +65,29 @@ describe('impress oracle edits', () => {
     }
   });
 
+  test('a note typed on two lines is the same note; other words are not', async () => {
+    const initial = await P.build(FILE, doc);
+    const note = (text: string) =>
+      P.editSchema.parse({ op: 'impress.set_notes', file: FILE, slide: 2, text });
+    const check = (exact: boolean) =>
+      P.checkSchema.parse({
+        kind: 'impress.notes',
+        file: FILE,
+        slide: 2,
+        text: 'Ask about the budget first',
+        exact,
+      });
+    for (const [typed, pass] of [
+      ['Ask about the\nbudget first', true],
+      ['Ask about the budget first\n', true],
+      ['Ask about the budget', false],
+    ] as const) {
+      const solved = await P.apply(initial, [note(typed)]);
+      for (const exact of [true, false])
+        assert.equal((await P.probe(solved, check(exact))).pass, pass, typed);
+    }
+  });
+
   test('slide numbers out of range fail with a clear message', async () => {
     const initial = await P.build(FILE, doc);
     await assert.rejects(
