@@ -137,15 +137,18 @@ describe('composite structure', () => {
     }
   });
 
-  it(`every long workflow (${LONG_HORIZON_STEPS}+ steps) spans 3+ applications and scores 10+ checkpoints`, () => {
+  it(`the long-horizon tier: 6+ workflows of ${LONG_HORIZON_STEPS}+ steps, each over 3+ applications with 10+ checkpoints`, () => {
     const long = library.filter((s) => stepSkills(s).length >= LONG_HORIZON_STEPS);
+    assert.ok(long.length >= 6, `only ${long.length} long workflows`);
     for (const s of long) {
       assert.ok(appsNeeded(s).length >= 3, `${s.id} needs only ${appsNeeded(s).join(', ')}`);
+      // A checkpoint is a rubric item (what partial credit counts), backed by one or more checks.
+      assert.ok(s.rubric.items.length >= 10, `${s.id} has ${s.rubric.items.length} rubric items`);
       assert.ok(s.rubric.checks.length >= 10, `${s.id} has ${s.rubric.checks.length} checks`);
       assert.ok((s.features ?? 1) >= LONG_HORIZON_STEPS, `${s.id}: depth ${s.features}`);
     }
     console.log(
-      `long workflows: ${long.length}; ${long.map((s) => `${s.id} ${stepSkills(s).length} steps/${s.rubric.checks.length} checks`).join('; ')}`,
+      `long workflows: ${long.length}; ${long.map((s) => `${s.id} ${stepSkills(s).length} steps/${s.rubric.items.length} items/${s.rubric.checks.length} checks`).join('; ')}`,
     );
   });
 });
