@@ -29,6 +29,7 @@ const LOCATORS: Record<string, Record<string, Locate>> = {
   'writer.run_format': { text: 'whole' },
   'writer.text_absent': { text: 'whole' },
   'writer.text_present': { text: 'tokens' },
+  'writer.order': { paragraphs: 'whole' },
   'impress.slide_title': { text: 'whole' },
   'impress.slide_body': { bullets: 'whole' },
   'impress.notes': { text: 'whole' },
