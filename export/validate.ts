@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { relativePathProblem } from '../preparers/paths.ts';
-import { checkpointsOf } from '../taskpack/checkpoints.ts';
+import { checkpointSchema, checkpointsOf } from '../taskpack/checkpoints.ts';
 import { packageRevision, REVISION_PATTERN } from '../taskpack/revision.ts';
 import { taskPackageSchema } from '../taskpack/taskPackage.ts';
 import { BUNDLE_TASK_FILES } from './bundle/format.ts';
@@ -90,6 +90,7 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
   const examples = new Map<string, string>(); // id → domain folder
   const referenced = new Map<string, string>(); // pack path → task file referring to it
   let manifestText: string | undefined;
+  const bundleChecks = new Map<string, string>(); // a bundle's tasks/<id>/checks.json → its text
   let indexText: string | undefined;
   const onLine = (name: string, line: string, n: number) => {
     if (name === JSONL_PATH) validateJsonlLine(line, n, problems);
@@ -114,6 +115,7 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
       continue;
     }
     if (entry.name === MANIFEST_PATH) manifestText = entry.text;
+    else if (BUNDLE_CHECKS.test(entry.name)) bundleChecks.set(entry.name, entry.text ?? '');
     else if (entry.name === OSWORLD_INDEX_PATH) indexText = entry.text;
     const m = EXAMPLE.exec(entry.name);
     if (!m) continue;
@@ -191,14 +193,28 @@ export async function validatePack(packPath: string): Promise<PackProblem[]> {
   const kind = manifest?.success ? manifest.data.kind : examples.size > 0 ? 'osworld' : 'jsonl';
   if (kind === 'jsonl' && !actual.has(JSONL_PATH)) problems.push({ file: JSONL_PATH, message: 'missing' });
   if (kind === 'osworld') validateIndex(indexText, examples, problems);
-  if (kind === 'bundle') validateBundles(actual, problems);
+  if (kind === 'bundle') validateBundles(actual, bundleChecks, problems);
   return problems.sort((a, b) =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.message < b.message ? -1 : 1,
   );
 }
 
 /** A bundle pack: its index, and every task folder with the files that make it self-contained. */
-function validateBundles(actual: Map<string, unknown>, problems: PackProblem[]): void {
+const BUNDLE_CHECKS = /^tasks\/[^/]+\/checks\.json$/;
+const bundleChecksSchema = z.object({
+  checks: z.array(z.looseObject({ kind: z.string().min(1) })).min(1),
+  checkpoints: z.array(checkpointSchema).min(1),
+});
+
+/**
+ * A bundle pack: its index, every task folder with the files that make it self-contained, and
+ * checkpoints that cover every check of their checks.json, each by a unique name.
+ */
+function validateBundles(
+  actual: Map<string, unknown>,
+  checksFiles: Map<string, string>,
+  problems: PackProblem[],
+): void {
   if (!actual.has(BUNDLE_INDEX_PATH)) problems.push({ file: BUNDLE_INDEX_PATH, message: 'missing' });
   const folders = new Set<string>();
   for (const file of actual.keys()) {
@@ -212,6 +228,26 @@ function validateBundles(actual: Map<string, unknown>, problems: PackProblem[]):
           file: `${folder}/${name}`,
           message: 'missing: every task folder of a bundle holds it',
         });
+  for (const [file, text] of checksFiles) {
+    const value = parseJson(text, file, problems);
+    if (value === undefined) continue;
+    const parsed = bundleChecksSchema.safeParse(value);
+    if (!parsed.success) {
+      problems.push({ file, message: `not a checks file with checkpoints: ${issues(parsed.error)}` });
+      continue;
+    }
+    const { checks, checkpoints } = parsed.data;
+    const named = checkpoints.flatMap((c) => c.checks);
+    if (named.some((c) => c >= checks.length))
+      problems.push({ file, message: `a checkpoint names a check beyond the ${checks.length} it holds` });
+    if (new Set(named.filter((c) => c < checks.length)).size < checks.length)
+      problems.push({
+        file,
+        message: 'some checks belong to no checkpoint: a score of 1 would not mean PASS',
+      });
+    if (new Set(checkpoints.map((c) => c.name)).size < checkpoints.length)
+      problems.push({ file, message: 'two checkpoints share a name (check.sh reports them by name)' });
+  }
 }
 
 function validateIndex(

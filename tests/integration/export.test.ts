@@ -243,6 +243,15 @@ test('the bundle export writes a self-contained folder per task, reproducibly, a
   }
   const manifest = JSON.parse(readFileSync(path.join(folder, MANIFEST_PATH), 'utf8'));
   assert.equal(manifest.kind, 'bundle');
+  // A checks file whose checkpoints leave a check out (or name one it lacks) is named.
+  const checksFile = path.join(folder, index.tasks[0].dir, 'checks.json');
+  const checks = JSON.parse(readFileSync(checksFile, 'utf8'));
+  checks.checkpoints[0].checks = [99];
+  writeFileSync(checksFile, JSON.stringify(checks));
+  const broken = (await validatePack(folder)).map((p) => `${p.file}: ${p.message}`).join('\n');
+  assert.match(broken, /checks\.json: a checkpoint names a check beyond the 1 it holds/);
+  assert.match(broken, /checks\.json: some checks belong to no checkpoint/);
+  assert.match(broken, /checks\.json: sha256 is/);
   assert.ok(Object.keys(manifest.files).every((f) => f === 'bundles.json' || f.startsWith('tasks/')));
 
   // A bundle ships its files: by URL, or as one .jsonl file, it is refused before anything is written.
