@@ -74,6 +74,7 @@ export const bundleFormat: PackFormat = {
           skill: pkg.skill.id,
           apps: pkg.apps,
           ...(pkg.instructionLevel ? { instructionLevel: pkg.instructionLevel } : {}),
+          ...(pkg.depth ? { depth: pkg.depth } : {}),
           checkpoints: checkpoints.map((c) => c.name),
         });
         return true;
