@@ -102,9 +102,11 @@ function readBack(home: string, before: FileMap): FileMap {
     } catch {}
   }
   for (const top of readdirSync(home, { withFileTypes: true })) {
-    if (top.name === '.config') continue;
-    if (top.isDirectory()) Object.assign(out, readHome(home, top.name));
-    else if (top.isFile()) out[top.name] = new Uint8Array(readFileSync(path.join(home, top.name)));
+    if (top.isDirectory())
+      // Chromium's own profile files are read above; other apps' settings under .config (VS Code's) are state too.
+      for (const [rel, bytes] of Object.entries(readHome(home, top.name)))
+        if (!rel.startsWith(`${CHROMIUM_DIR}/`)) out[rel] = bytes;
+        else if (top.isFile()) out[top.name] = new Uint8Array(readFileSync(path.join(home, top.name)));
   }
   for (const rel of Object.keys(before))
     if (!(rel in out) && !rel.startsWith(`${CHROMIUM_DIR}/`)) delete out[rel];
