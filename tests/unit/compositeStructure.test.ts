@@ -38,10 +38,6 @@ const KNOWN_CLUSTERS: Record<string, string[]> = {
     'composite.calc-writer.subtotal-into-budget',
     'composite.calc-writer.total-into-budget',
   ],
-  'impress.slides > thunderbird.drafts': [
-    'composite.impress-thunderbird.duplicate-slide-ask-update',
-    'composite.impress-thunderbird.hide-slide-notify',
-  ],
   'os.archives > thunderbird.drafts': [
     'composite.os-thunderbird.extract-and-notify',
     'composite.os-thunderbird.zip-and-notify',
@@ -49,10 +45,6 @@ const KNOWN_CLUSTERS: Record<string, string[]> = {
   'os.files > thunderbird.drafts': [
     'composite.os-thunderbird.file-and-notify',
     'composite.os-thunderbird.link-shared-file-notify',
-  ],
-  'os.search > thunderbird.drafts': [
-    'composite.os-thunderbird.audit-files-notify',
-    'composite.os-thunderbird.config-change-mail',
   ],
   'os.system > thunderbird.drafts': [
     'composite.os-thunderbird.env-switch-announce',
