@@ -152,6 +152,19 @@ describe('cost dashboard in headless Chromium', () => {
     assert.equal(await text('round-acceptance-rate'), formatPercent(raw.accepted / raw.decided));
     assert.equal(await text('round-student-pass'), formatPercent(raw.pass));
     assert.ok(raw.usd > 0, 'the priced endpoint billed the round');
+    // The depth card: the round's accepted tasks by depth (distinct features), as the tasks recorded it.
+    const depths = (
+      await svc.database.db.execute(sql`SELECT depth, count(*)::int AS n FROM tasks
+        WHERE round_id = ${r} AND status = 'accepted' GROUP BY 1 ORDER BY 1 NULLS FIRST`)
+    ).rows as { depth: number | null; n: number }[];
+    assert.ok(
+      depths.some((d) => d.depth !== null),
+      'the round’s tasks recorded their depth',
+    );
+    assert.equal(
+      await text('round-depth-histogram'),
+      depths.map((d) => `${d.depth ?? '?'}: ${formatInt(d.n)}`).join(' · '),
+    );
 
     const nodes = (
       await svc.database.db.execute(
