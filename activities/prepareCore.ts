@@ -8,6 +8,7 @@ import { type MaterializedTask, materializeTask } from '../skills/run/materializ
 import { nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import { type Context, TemplateError } from '../skills/template.ts';
 import type { NodeRun } from './taskRecords.ts';
+import { discoveryProblem } from './verify/discovery.ts';
 import { draftTask, exportGate, type GateTask, type GateTaskFields } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
 import { referenceProblems } from './verify/references.ts';
@@ -98,6 +99,16 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
       wording.map((p) => `${p.rule}: ${p.detail}`).join('; '),
     );
   }
+  // At a level where the skill promises discovery, the instruction may describe its target, not name it.
+  const hidden = spec.discovery.some((l) => l === level)
+    ? discoveryProblem({
+        instruction: m.instruction,
+        level,
+        checks: m.checks as Record<string, unknown>[],
+        prepares: m.prepares,
+      })
+    : undefined;
+  if (hidden) return reject('instruction_invalid', 'verify_instruction', `discovery: ${hidden}`);
   runs.push({ nodeId: 'verify_instruction', kind: 'verify', status: 'ok', durationMs: lap() });
   const initial: FileMap = {};
   const appOf = new Map<string, AppId>();

@@ -1,13 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { prepareInMemory } from '../../activities/prepareCore.ts';
 import { discoveryProblem, targetsOf } from '../../activities/verify/discovery.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import { materializeTask } from '../../skills/run/materialize.ts';
 import { offlineCaller } from '../support/offlineAuthor.ts';
 
-/** The share of the library whose goal instruction leaves the target to be found (issue 30). */
-const DISCOVERY_FLOOR = 0.1;
+/**
+ * Issue 30 asks that ≥ 30% of goal-level tasks make the agent find its target. The library holds
+ * what is reached so far (40 skills, 13.7% of 293); these floors keep it from slipping back while
+ * it grows toward that target.
+ */
+const DISCOVERY_SKILLS = 40;
+const DISCOVERY_FLOOR = 0.12;
 
 describe('discovery targets', () => {
   const prepares = [
@@ -80,6 +86,19 @@ describe('discovery targets', () => {
   });
 });
 
+describe('discovery in the task pipeline', () => {
+  test('a goal instruction that names the target of a discovery skill is rejected before anything is built', async () => {
+    const { spec } = loadSkillLibrary().get('thunderbird.messages.flag-message')!;
+    const a = await authorTask(spec, 5, offlineCaller, { level: 'goal', roundId: 'unit', taskIndex: 0 });
+    assert.ok(a.ok);
+    const subject = (a.context.scenario as { subject: string }).subject;
+    a.context.instruction = { text: `Please star "${subject}" in my mail so I remember to answer it.` };
+    const p = await prepareInMemory(spec, 'file', a.context);
+    assert.equal(p.ok, false);
+    assert.ok(!p.ok && p.reason === 'instruction_invalid' && /^discovery: names its target/.test(p.detail));
+  });
+});
+
 describe('discovery across the library', () => {
   test('every skill marked discovery leaves its target to be found at those levels, over several tasks', async () => {
     const failures: string[] = [];
@@ -109,6 +128,7 @@ describe('discovery across the library', () => {
     const share = marked / total;
     console.log(`discovery at goal level: ${marked} of ${total} skills (${(share * 100).toFixed(1)}%)`);
     assert.deepEqual(failures, []);
+    assert.ok(marked >= DISCOVERY_SKILLS, `${marked} skills are marked discovery`);
     assert.ok(share >= DISCOVERY_FLOOR, `${marked}/${total} skills are marked discovery`);
   });
 });
