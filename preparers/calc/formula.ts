@@ -450,6 +450,30 @@ export function evaluate(formula: string, sheet: string, read: CellReader): Scal
         const s = str(v);
         return fn === 'LEFT' ? s.slice(0, k) : k === 0 ? '' : s.slice(-k);
       }
+      case 'FIND':
+      case 'SEARCH': {
+        // 1-based position of the first text in the second; FIND is case-sensitive, SEARCH is not.
+        const needle = scalar(arg(0));
+        const hay = scalar(arg(1));
+        const from = numArg(2, 1);
+        if (isErr(needle)) return needle;
+        if (isErr(hay)) return hay;
+        if (isErr(from)) return from;
+        const [n, h] =
+          fn === 'FIND' ? [str(needle), str(hay)] : [str(needle).toLowerCase(), str(hay).toLowerCase()];
+        const at = from >= 1 ? h.indexOf(n, Math.trunc(from) - 1) : -1;
+        return at < 0 ? new FormulaError('#VALUE!') : at + 1;
+      }
+      case 'MID': {
+        const v = scalar(arg(0));
+        const from = numArg(1);
+        const k = numArg(2);
+        if (isErr(v)) return v;
+        if (isErr(from)) return from;
+        if (isErr(k)) return k;
+        if (from < 1 || k < 0) return new FormulaError('#VALUE!');
+        return str(v).slice(Math.trunc(from) - 1, Math.trunc(from) - 1 + Math.trunc(k));
+      }
       case 'CONCATENATE':
       case 'CONCAT':
         return args

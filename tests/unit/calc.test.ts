@@ -55,6 +55,14 @@ describe('calc formula evaluator', () => {
     assert.equal(evaluate('-2^2', 'S', read), 4);
     assert.equal(evaluate('MAX(A1:A3)-MIN(A1:A3)&"!"', 'S', read), '2!');
   });
+  test('splits text as a person does without Text to Columns (FIND, SEARCH, MID)', () => {
+    const name = (_s: string, c: { row: number; col: number }) => (c.col === 1 ? 'Ada Lovelace' : null);
+    assert.equal(evaluate('LEFT(A1,FIND(" ",A1)-1)', 'S', name), 'Ada');
+    assert.equal(evaluate('MID(A1,FIND(" ",A1)+1,100)', 'S', name), 'Lovelace');
+    assert.equal(evaluate('RIGHT(A1,LEN(A1)-SEARCH(" ",A1))', 'S', name), 'Lovelace');
+    assert.equal(evaluate('SEARCH("love",A1)', 'S', name), 5);
+    assert.equal(typeof evaluate('FIND("love",A1)', 'S', name), 'object', 'FIND is case-sensitive: an error');
+  });
   test('shifts relative references only', () => {
     assert.equal(shiftFormula('=B2*$C$1+SUM(B2:B3)', 3, 0), 'B5*$C$1+SUM(B5:B6)');
     assert.equal(shiftFormula('A$1&"B2"', 1, 1), 'B$1&"B2"');
