@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { DiscoveryContext } from './discovery.ts';
 import type { OsworldMapper } from './osworld.ts';
 
 /** The applications a task can involve. `os` covers plain files and directories. */
@@ -179,6 +180,12 @@ export interface InstructionRules {
    * Elsewhere the same shape is a hotkey (F12) or a model number, and saying it is the task.
    */
   cellAddresses?: true;
+  /**
+   * Discovery: the strings of one of the app's checks that point at what the task acts on (the
+   * message, the paragraph, the files gathered), which an instruction that leaves the target to be
+   * found must not name. Cells are found by `cellAddresses`.
+   */
+  targets?: (check: Record<string, unknown>, ctx: DiscoveryContext) => string[];
 }
 
 export interface AppStaging {

@@ -1,41 +1,17 @@
+import { textOf } from '../../preparers/discovery.ts';
+import { preparers } from '../../preparers/registry.ts';
+import { APPS, type AppId } from '../../preparers/types.ts';
 import { type InstructionInput, rubricAddresses } from './instruction.ts';
+
+type Prepares = InstructionInput['prepares'];
 
 /**
  * Discovery: at the levels a skill lists in `discovery`, the instruction describes its target (the
  * largest, the latest, the one a memo names) and the agent finds it. What the rubric points at is
  * then absent from the instruction. These are the strings that point: cells, the subject of the
- * message acted on, the paragraph formatted, the files collected, the value a file gains.
+ * message acted on, the paragraph formatted, the files collected, the value a file gains; each app
+ * says which of its checks' fields point (its preparer's `instruction.targets`).
  */
-
-/**
- * Per check kind, the fields that locate what the task acts on (not what the agent writes): whole
- * strings, the distinctive tokens in them (a ref, a host, an address), or a path's file name.
- */
-type Locate = 'whole' | 'tokens' | 'basename';
-const LOCATORS: Record<string, Record<string, Locate>> = {
-  'thunderbird.message_state': { subject: 'whole' },
-  'thunderbird.message_in_folder': { subject: 'whole' },
-  'thunderbird.message_absent': { subject: 'whole' },
-  'thunderbird.message_file': { subject: 'whole' },
-  'thunderbird.mailing_list': { members: 'whole' },
-  'thunderbird.filter_rule': { value: 'whole', folder: 'whole', name: 'whole' },
-  'writer.indent': { paragraph: 'whole' },
-  'writer.heading': { paragraph: 'whole' },
-  'writer.alignment': { paragraph: 'whole' },
-  'writer.line_spacing': { paragraph: 'whole' },
-  'writer.page_break': { paragraph: 'whole' },
-  'writer.list': { paragraphs: 'whole' },
-  'writer.comment': { anchor: 'whole' },
-  'writer.run_format': { text: 'whole' },
-  'writer.text_absent': { text: 'whole' },
-  'writer.text_present': { text: 'tokens' },
-  'writer.order': { paragraphs: 'whole' },
-  'impress.slide_title': { text: 'whole' },
-  'impress.slide_body': { bullets: 'whole' },
-  'impress.notes': { text: 'whole' },
-  'impress.background': { color: 'whole' },
-  'calc.csv_table': { path: 'basename' },
-};
 
 const norm = (s: string) =>
   s
@@ -45,89 +21,24 @@ const norm = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Tokens that identify a value on their own: a host, an address, a file name, an id. */
-const DISTINCT = /[\p{L}\p{N}][\p{L}\p{N}._@/-]*[\p{L}\p{N}]/gu;
-function distinctTokens(text: string): string[] {
-  return (text.match(DISTINCT) ?? []).filter((t) => t.length >= 5 && /[\p{N}._@-]/u.test(t));
+/** The app a check belongs to, when it belongs to one (an infeasible report does not). */
+function appOfKind(kind: string): AppId | undefined {
+  const app = kind.split('.')[0] as AppId;
+  return (APPS as readonly string[]).includes(app) ? app : undefined;
 }
 
-type Prepares = InstructionInput['prepares'];
-
-/** Plain files the prepare nodes wrote (the OS preparer's entries), by path. */
-function preparedFiles(prepares: Prepares): Map<string, string | undefined> {
-  const out = new Map<string, string | undefined>();
-  for (const p of prepares) {
-    const entries = (p.doc as { entries?: { path?: unknown; content?: unknown }[] } | undefined)?.entries;
-    if (!Array.isArray(entries)) continue;
-    for (const e of entries)
-      if (typeof e.path === 'string') out.set(e.path, typeof e.content === 'string' ? e.content : undefined);
-  }
-  return out;
-}
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const basename = (path: string) => path.replace(/\/+$/, '').split('/').pop() ?? path;
-
-function textOf(v: unknown, out: string[]): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) for (const x of v) textOf(x, out);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) textOf(x, out);
-  return out;
-}
-
-/** The strings in a rubric that point at the task's target (see the module comment). */
+/** The strings in a rubric that point at the task's target: cells, and what each app's checks locate. */
 export function targetsOf(checks: Record<string, unknown>[], prepares: Prepares): string[] {
   const out = new Set<string>(rubricAddresses(checks));
-  const files = preparedFiles(prepares);
-  const docsText = textOf(
-    prepares.map((p) => p.doc),
-    [],
-  ).join('\n');
+  const docs = prepares.map((p) => p.doc);
+  const ctx = { docs, docsText: textOf(docs).join('\n') };
   for (const c of checks) {
-    const kind = String(c.kind);
-    for (const [field, how] of Object.entries(LOCATORS[kind] ?? {}))
-      for (const s of textOf(c[field], [])) {
-        if (how === 'whole') out.add(s);
-        else if (how === 'basename') out.add(basename(s));
-        else for (const t of distinctTokens(s)) out.add(t);
-      }
-    // A table row is known by its first cell (a ref, an item), what the row holds is the agent's to type.
-    if (kind === 'writer.table' && Array.isArray(c.cells))
-      for (const cell of c.cells as { row?: unknown; col?: unknown; text?: unknown }[])
-        if (cell.col === 1 && typeof cell.row === 'number' && cell.row > 1 && typeof cell.text === 'string')
-          out.add(cell.text);
-    if (kind === 'chromium.bookmark' && c.type === 'url' && typeof c.title === 'string') out.add(c.title);
-    // A reply or forward names the message it answers.
-    if (kind === 'thunderbird.draft' && typeof c.subject === 'string') {
-      const answered = /^(?:re|fwd?):\s*(.+)$/i.exec(c.subject)?.[1];
-      if (answered) out.add(answered);
-    }
-    // Files gathered from elsewhere (copied, moved, packed) are the ones the agent found.
-    if ((kind === 'os.tree' || kind === 'os.archive_contains') && typeof c.path === 'string') {
-      const entries = textOf(c.entries, []);
-      const layout = entries.every((e) => e.endsWith('/'));
-      for (const entry of entries) {
-        const full = kind === 'os.tree' ? `${c.path}/${entry}` : undefined;
-        const name = basename(entry);
-        for (const path of files.keys()) if (basename(path) === name && path !== full) out.add(name);
-        // A layout of folders to make that a memo or mail names (not the instruction).
-        if (layout && name.length >= 4 && new RegExp(`\\b${escapeRe(name)}\\b`, 'i').test(docsText))
-          out.add(name);
-      }
-    }
-    if (kind === 'os.content_equals' && typeof c.path === 'string' && typeof c.content === 'string') {
-      const copyOf = [...files].find(([path, content]) => path !== c.path && content === c.content);
-      if (copyOf) out.add(basename(copyOf[0]));
-      else {
-        // What a text file gains (a host, an address, file names) is what the agent had to find.
-        const before = new Set(distinctTokens(files.get(c.path) ?? ''));
-        for (const t of distinctTokens(c.content)) if (!before.has(t)) out.add(t);
-      }
-    }
+    const app = appOfKind(String(c.kind));
+    for (const s of (app && preparers[app].instruction?.targets?.(c, ctx)) || []) out.add(s);
   }
   // A target is something the task's files already hold (a cell excepted): new text the agent
   // writes (a new slide's title) points at nothing.
-  const held = norm(docsText);
+  const held = norm(ctx.docsText);
   const cells = new Set(rubricAddresses(checks));
   return [...out].filter((s) => s.trim().length >= 2 && (cells.has(s) || held.includes(norm(s))));
 }

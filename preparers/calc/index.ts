@@ -1,3 +1,4 @@
+import { located } from '../discovery.ts';
 import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy.ts';
 import type { Preparer } from '../types.ts';
 import { cellName, parseRange } from './a1.ts';
@@ -38,6 +39,8 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   },
   owns: (path) => path.toLowerCase().endsWith('.xlsx'),
   instruction: {
+    // A CSV export is known by its file name; cells are found by cellAddresses.
+    targets: (check) => located(check, { 'calc.csv_table': { path: 'basename' } }),
     cellAddresses: true,
     literalFields: {
       'calc.cell_value': ['value'],

@@ -54,6 +54,11 @@ export const chromiumPreparer: Preparer<ChromiumDoc, ChromiumEdit, ChromiumCheck
   },
   owns: (path) => path === CHROMIUM_DIR || path.startsWith(`${CHROMIUM_DIR}/`),
   instruction: {
+    // A bookmark kept by its address is known by the title the page gives it.
+    targets: (check) =>
+      check.kind === 'chromium.bookmark' && check.type === 'url' && typeof check.title === 'string'
+        ? [check.title]
+        : [],
     mentions: {
       pattern:
         /chromium|chrome|browser|bookmark|history|home ?page|search engine|download|web ?page|start-?up|font|cookie|site/,

@@ -1,3 +1,4 @@
+import { located } from '../discovery.ts';
 import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy.ts';
 import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
@@ -46,6 +47,13 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   },
   owns: (path) => path.toLowerCase().endsWith('.pptx'),
   instruction: {
+    targets: (check) =>
+      located(check, {
+        'impress.slide_title': { text: 'whole' },
+        'impress.slide_body': { bullets: 'whole' },
+        'impress.notes': { text: 'whole' },
+        'impress.background': { color: 'whole' },
+      }),
     literalFields: {
       'impress.notes': ['text'],
       'impress.slide_title': ['text'],

@@ -2,6 +2,7 @@ import { OS_MANIFEST_PATH, type OsManifest, osManifestOf, withoutOsManifest } fr
 import type { Preparer } from '../types.ts';
 import { applyOs } from './apply.ts';
 import { buildOs } from './build.ts';
+import { osTargets } from './discoveryTargets.ts';
 import { osInvariants } from './invariants.ts';
 import { osMutants } from './mutants.ts';
 import { osNamedPaths, osUsesRegex } from './namedPaths.ts';
@@ -52,6 +53,7 @@ export const osPreparer: Preparer<OsDoc, OsEdit, OsCheck> = {
     launchers: [['nautilus'], ['gnome-terminal']],
   },
   instruction: {
+    targets: osTargets,
     literalFields: {
       'os.exists': ['path'],
       'os.tree': ['entries'],

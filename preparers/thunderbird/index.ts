@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyThunderbird } from './apply.ts';
 import { buildThunderbird } from './build.ts';
+import { thunderbirdTargets } from './discoveryTargets.ts';
 import { thunderbirdInvariants } from './invariants.ts';
 import { thunderbirdMutants } from './mutants.ts';
 import { thunderbirdOsworld } from './osworld.ts';
@@ -77,6 +78,7 @@ export const thunderbirdPreparer: Preparer<ThunderbirdDoc, ThunderbirdEdit, Thun
     targetIsName: true,
   },
   instruction: {
+    targets: thunderbirdTargets,
     mentions: { pattern: /thunderbird|e-?mail|mail|message|inbox|draft|address book/, name: 'Thunderbird' },
     literalFields: {
       'thunderbird.contact_exists': ['name', 'email'],

@@ -2,6 +2,7 @@ import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy
 import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
+import { writerTargets } from './discoveryTargets.ts';
 import { writerInvariants } from './invariants.ts';
 import { writerMutants } from './mutants.ts';
 import { writerOsworld } from './osworld.ts';
@@ -59,6 +60,7 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   },
   owns: (path) => path.toLowerCase().endsWith('.docx'),
   instruction: {
+    targets: writerTargets,
     literalFields: {
       'writer.header_text': ['text'],
       'writer.footer_text': ['text'],
