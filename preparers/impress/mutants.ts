@@ -16,6 +16,7 @@ const ON_SLIDE = new Set([
   'impress.set_transition',
   'impress.set_layout',
   'impress.add_image',
+  'impress.insert_picture',
   'impress.add_table',
   'impress.move_shape',
   'impress.delete_slide',
