@@ -137,7 +137,11 @@ export function transformGrid(
 export function normalizeGrid(grid: number[]): number[] {
   let sum = 0;
   let n = 0;
-  for (let k = 0; k < grid.length; k++) if (k % 4 !== 3) (sum += grid[k]!), n++;
+  for (let k = 0; k < grid.length; k++) {
+    if (k % 4 === 3) continue;
+    sum += grid[k]!;
+    n++;
+  }
   const mean = n > 0 ? sum / n : 0;
   let sq = 0;
   for (let k = 0; k < grid.length; k++) if (k % 4 !== 3) sq += (grid[k]! - mean) ** 2;

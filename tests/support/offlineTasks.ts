@@ -72,7 +72,8 @@ async function buildOfflineTask(spec: SkillSpec, firstSeed: number): Promise<Off
       for (const path of Object.keys(built)) owner.set(path, p.app);
       const both = initial[OS_MANIFEST_PATH];
       Object.assign(initial, built);
-      if (both && built[OS_MANIFEST_PATH]) initial[OS_MANIFEST_PATH] = mergeOsManifests(both, built[OS_MANIFEST_PATH]);
+      if (both && built[OS_MANIFEST_PATH])
+        initial[OS_MANIFEST_PATH] = mergeOsManifests(both, built[OS_MANIFEST_PATH]);
     }
     const solved = await applyEdits(initial, m.edits);
     const before = await Promise.all(m.checks.map((c) => probeCheck(initial, c)));
