@@ -1,7 +1,7 @@
 import { textOf } from '../../preparers/discovery.ts';
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId } from '../../preparers/types.ts';
-import { type InstructionInput, rubricAddresses } from './instruction.ts';
+import { type InstructionInput, norm, rubricAddresses } from './instruction.ts';
 
 type Prepares = InstructionInput['prepares'];
 
@@ -12,14 +12,6 @@ type Prepares = InstructionInput['prepares'];
  * message acted on, the paragraph formatted, the files collected, the value a file gains; each app
  * says which of its checks' fields point (its preparer's `instruction.targets`).
  */
-
-const norm = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/\s+/g, ' ')
-    .trim();
 
 /** The app a check belongs to, when it belongs to one (an infeasible report does not). */
 function appOfKind(kind: string): AppId | undefined {

@@ -68,7 +68,8 @@ export function leftoverProblem(text: string): string | undefined {
   return undefined;
 }
 
-const norm = (s: string) =>
+/** Lower case, straight quotes, single spaces: how instructions and the strings they name are compared. */
+export const norm = (s: string) =>
   s
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
