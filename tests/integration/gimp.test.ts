@@ -34,7 +34,9 @@ before(async () => {
   writeFileSync(checker, checkerSource().text);
   const specs = [...loadSkillLibrary().values()]
     .map((l) => l.spec)
-    .filter((s) => s.apps.includes('gimp') && s.expected !== 'infeasible')
+    // GIMP's own skills: a multi-app skill's other steps (a VLC snapshot, a draft) are not GIMP's
+    // to replay; those skills are proved by their own rounds (the whole-library test).
+    .filter((s) => s.apps.length === 1 && s.apps[0] === 'gimp' && s.expected !== 'infeasible')
     .sort((a, b) => (a.id < b.id ? -1 : 1));
   tasks = [];
   for (const spec of specs) tasks.push(await offlineTask(spec));

@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict';
+import { loadavg } from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import { and, eq, inArray } from 'drizzle-orm';
+import { contentReport } from '../../app/contentReport.ts';
+import { waitForRound } from '../../app/rounds/control.ts';
+import { startRound } from '../../app/rounds/start.ts';
+import { taskArtifacts, tasks } from '../../infra/db/schema.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { startTestForge, type TestForge } from './workers.ts';
+
+/** Three tasks at the default 20/50/30 mix: one explicit, one natural, one goal per skill. */
+const TASKS_PER_SKILL = 3;
+
+/**
+ * LibreOffice round trips dominate: bigger, slightly longer-waiting batches mean fewer soffice
+ * starts. The batcher reads its settings from the process environment, the workers from `env`.
+ */
+const officeEnv = {
+  FORGE_OFFICE_BATCH_SIZE: '48',
+  FORGE_OFFICE_BATCH_WAIT_MS: '400',
+  FORGE_OFFICE_QUEUE_CONCURRENCY: '64',
+  FORGE_PREPARE_QUEUE_CONCURRENCY: '8',
+};
+
+type TaskRow = Pick<
+  typeof tasks.$inferSelect,
+  | 'id'
+  | 'skillId'
+  | 'taskIndex'
+  | 'status'
+  | 'instruction'
+  | 'instructionLevel'
+  | 'rejectReason'
+  | 'rejectNode'
+  | 'rejectDetail'
+  | 'rubricStats'
+>;
+
+interface Stats {
+  wrongTried: number;
+  wrongKilled: number;
+  /** Wrong solutions that leave the untouched state: failed, but not counted as kills. */
+  wrongSameAsInitial?: number;
+  wrongDeclared: number;
+  mutants?: { survivors: string[] };
+  checks: number;
+  invariantChecks: number;
+  exportStates?: number;
+}
+
+/** Each task's initial artifacts as one fingerprint: home path and content hash (keys are content-addressed). */
+async function initialFingerprints(forge: TestForge, taskIds: string[]): Promise<Map<string, string>> {
+  const rows = await forge.runtime.database.db
+    .select({ taskId: taskArtifacts.taskId, vmPath: taskArtifacts.vmPath, key: taskArtifacts.key })
+    .from(taskArtifacts)
+    .where(and(inArray(taskArtifacts.taskId, taskIds), eq(taskArtifacts.role, 'initial')));
+  const parts = new Map<string, string[]>();
+  for (const r of rows) {
+    const sha = r.key.split('/').pop()!;
+    parts.set(r.taskId, [...(parts.get(r.taskId) ?? []), `${r.vmPath}=${sha}`]);
+  }
+  return new Map([...parts].map(([id, p]) => [id, p.sort().join('\n')]));
+}
+
+function describeTask(t: TaskRow): string {
+  const why =
+    t.status === 'accepted'
+      ? ''
+      : ` ${t.rejectReason ?? '?'} at ${t.rejectNode ?? '?'}: ${t.rejectDetail ?? ''}`;
+  return `    #${t.taskIndex} [${t.instructionLevel ?? '?'}] ${t.status}${why}`;
+}
+
+/**
+ * The skill ids of one shard of the library: every `of`-th id from `shard`, in id order, so each
+ * shard gets its share of every app and of the long workflows. Two shards run as two test files,
+ * side by side, and neither nears the per-file timeout.
+ */
+export function shardIds(ids: readonly string[], shard: number, of: number): string[] {
+  return [...ids].sort().filter((_, i) => i % of === shard);
+}
+
+/** Registers the whole-library test over one shard of the library. */
+export function libraryShardTest(shard: number, of: number): void {
+  describe(`the whole skill library in one dry-run round (offline model), shard ${shard + 1} of ${of}`, () => {
+    let forge: TestForge;
+    const saved: Record<string, string | undefined> = {};
+    before(async () => {
+      for (const [k, v] of Object.entries(officeEnv)) {
+        saved[k] = process.env[k];
+        process.env[k] = v;
+      }
+      // The round's minutes of work outside node:test's async hook (tests/support/workers.ts).
+      forge = await startTestForge(officeEnv, undefined, { workerProcess: true });
+    });
+    after(async () => {
+      await forge?.close();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    });
+
+    test('every skill at every level: accepted by the full verification, distinct instructions and files, no placeholder text', async () => {
+      const whole = loadSkillLibrary();
+      const ids = shardIds([...whole.keys()], shard, of);
+      const library = new Map(ids.map((id) => [id, whole.get(id)!]));
+      const started = Date.now();
+      const cpuBefore = process.cpuUsage();
+      const load = loadavg();
+      const { roundId } = await startRound(forge.deps, {
+        allocation: Object.fromEntries(ids.map((id) => [id, TASKS_PER_SKILL])),
+        window: 16,
+        taskConcurrency: TASKS_PER_SKILL,
+        // Tasks are deterministic per seed: a fresh one gives new tasks on every run.
+        seed: Date.now() % 1e9,
+        // A dry run dedups within itself only, and its tasks never block later generation rounds.
+        kind: 'dry_run',
+        // A broken skill must show up in the report below, not pause the round.
+        pauseRejectRate: 1,
+      });
+      const progress = await waitForRound(forge.deps, roundId);
+      const seconds = (Date.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
+
+      const rows: TaskRow[] = await forge.runtime.database.db
+        .select({
+          id: tasks.id,
+          skillId: tasks.skillId,
+          taskIndex: tasks.taskIndex,
+          status: tasks.status,
+          instruction: tasks.instruction,
+          instructionLevel: tasks.instructionLevel,
+          rejectReason: tasks.rejectReason,
+          rejectNode: tasks.rejectNode,
+          rejectDetail: tasks.rejectDetail,
+          rubricStats: tasks.rubricStats,
+        })
+        .from(tasks)
+        .where(eq(tasks.roundId, roundId));
+      const accepted = rows.filter((r) => r.status === 'accepted');
+      const fingerprints = await initialFingerprints(
+        forge,
+        accepted.map((r) => r.id),
+      );
+
+      const failures: string[] = [];
+      for (const id of ids) {
+        const mine = rows.filter((r) => r.skillId === id).sort((a, b) => a.taskIndex - b.taskIndex);
+        const ok = mine.filter((r) => r.status === 'accepted');
+        const problems: string[] = [];
+        if (ok.length !== TASKS_PER_SKILL) problems.push(`${ok.length}/${TASKS_PER_SKILL} accepted`);
+        if (new Set(ok.map((r) => r.instruction)).size !== ok.length) problems.push('instructions repeat');
+        const prints = ok.map((r) => fingerprints.get(r.id));
+        if (prints.some((p) => !p)) problems.push('an accepted task has no initial artifacts');
+        if (new Set(prints).size !== ok.length) problems.push('initial artifacts repeat');
+        // Every accepted task's rubric failed every wrong solution tried on it, generic and declared.
+        for (const r of ok) {
+          const st = r.rubricStats as Stats | null;
+          if (!st) problems.push(`#${r.taskIndex} has no rubric proof`);
+          else if (st.wrongKilled !== st.wrongTried - (st.wrongSameAsInitial ?? 0) || st.wrongTried < 1)
+            problems.push(`#${r.taskIndex} killed ${st.wrongKilled}/${st.wrongTried} wrong solutions`);
+          // The mutation adversary ran and no near miss survived (a survivor rejects the task).
+          if (st && (!st.mutants || st.mutants.survivors.length > 0))
+            problems.push(`#${r.taskIndex} mutants: ${JSON.stringify(st.mutants?.survivors ?? 'not run')}`);
+          // Graded in its shipped form: initial, oracle and every wrong solution (the export gate).
+          if (st && (st.exportStates ?? 0) < 2 + st.wrongTried)
+            problems.push(`#${r.taskIndex} graded ${st.exportStates ?? 0} states in its exported form`);
+        }
+        const levels = new Set(ok.map((r) => r.instructionLevel));
+        for (const level of ['explicit', 'natural', 'goal'])
+          if (!levels.has(level)) problems.push(`no accepted ${level} task`);
+        if (problems.length > 0)
+          failures.push(`  ${id}: ${problems.join('; ')}\n${mine.map(describeTask).join('\n')}`);
+      }
+
+      const perApp: Record<string, number> = {};
+      for (const { spec } of library.values()) {
+        const key = spec.apps.length > 1 ? 'multi' : spec.apps[0]!;
+        perApp[key] = (perApp[key] ?? 0) + 1;
+      }
+      const multiShare = (perApp.multi ?? 0) / ids.length;
+      console.log(
+        [
+          `round ${roundId}: ${ids.length} skills, ${rows.length} tasks, ${accepted.length} accepted, ${progress.status}`,
+          `wall time ${seconds.toFixed(1)} s (this process: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU, LibreOffice not included); load average at start ${load.map((l) => l.toFixed(2)).join(' ')}, at end ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(' ')}`,
+          `skills per app ${JSON.stringify(perApp)}; multi-app share ${(100 * multiShare).toFixed(1)}%`,
+        ].join('\n'),
+      );
+      const proved = accepted
+        .map((r) => r.rubricStats as Stats | null)
+        .filter((st): st is Stats => st !== null);
+      const declared = ids.map((id) => {
+        const st = rows.find((r) => r.skillId === id && r.rubricStats)?.rubricStats as Stats | undefined;
+        return st?.wrongDeclared ?? 0;
+      });
+      console.log(
+        `wrong solutions: ${proved.reduce((n, st) => n + st.wrongTried, 0)} tried on ${proved.length} accepted tasks, all rejected; declared per skill mean ${(declared.reduce((a, b) => a + b, 0) / ids.length).toFixed(2)}, min ${Math.min(...declared)}; invariant share of checks ${(
+          (100 * proved.reduce((n, st) => n + st.invariantChecks, 0)) /
+            Math.max(
+              1,
+              proved.reduce((n, st) => n + st.checks, 0),
+            )
+        ).toFixed(1)}%`,
+      );
+      if (failures.length > 0) console.log(`failing skills:\n${failures.join('\n')}`);
+
+      // What the agent reads, over the whole round (forge report content).
+      const content = await contentReport(forge.runtime.database, forge.runtime.store, roundId);
+      console.log(
+        `content: placeholder share ${content.placeholderShare}, levels ${JSON.stringify(content.levels)}, mean instruction ${content.meanInstructionChars} chars, ${content.paragraphs} paragraphs, ${(100 * content.distinctParagraphRatio).toFixed(1)}% distinct`,
+      );
+      assert.deepEqual(content.placeholderExamples, [], 'no lorem, catch-phrases or faker product names');
+      assert.equal(content.placeholderShare, 0);
+      for (const level of ['natural', 'goal']) {
+        assert.ok(
+          content.levels[level]!.cellAddressShare <= 0.05,
+          `${level}: ${(100 * content.levels[level]!.cellAddressShare).toFixed(1)}% of instructions name a cell`,
+        );
+      }
+      assert.deepEqual(content.skillsMissingLevels, []);
+      assert.equal(content.skills, ids.length);
+
+      assert.equal(progress.status, 'completed');
+      const mismatched = rows.filter((r) => r.rejectReason === 'export_mismatch');
+      assert.deepEqual(
+        mismatched.map((r) => `${r.skillId} #${r.taskIndex}: ${r.rejectDetail}`),
+        [],
+        'tasks whose exported form grades differently',
+      );
+      assert.deepEqual(failures, [], `${failures.length} skills failed (details above)`);
+      assert.equal(accepted.length, ids.length * TASKS_PER_SKILL);
+    });
+  });
+}
