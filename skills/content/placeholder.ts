@@ -7,7 +7,9 @@ import { en } from '@faker-js/faker';
  */
 const lower = (xs: readonly string[] | null | undefined) => new Set((xs ?? []).map((x) => x.toLowerCase()));
 
-const LOREM = new Set([...lower(en.lorem?.word)].filter((w) => w.length >= 5));
+/** Latin words of faker's list that are everyday English too: a mail about a video's audio is no filler. */
+const ENGLISH_TOO = new Set(['video', 'audio', 'minus', 'versus']);
+const LOREM = new Set([...lower(en.lorem?.word)].filter((w) => w.length >= 5 && !ENGLISH_TOO.has(w)));
 const company = en.company ?? {};
 const CATCH_ADJ = lower([...(company.adjective ?? []), ...(company.buzz_adjective ?? [])]);
 const CATCH_DESC = lower(company.descriptor);
