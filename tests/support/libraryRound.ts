@@ -73,7 +73,7 @@ function describeTask(t: TaskRow): string {
 
 /**
  * The skill ids of one shard of the library: every `of`-th id from `shard`, in id order, so each
- * shard gets its share of every app and of the long workflows. Two shards run as two test files,
+ * shard gets its share of every app and of the long workflows. Shards run as test files of their own,
  * side by side, and neither nears the per-file timeout.
  */
 export function shardIds(ids: readonly string[], shard: number, of: number): string[] {
