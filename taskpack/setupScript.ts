@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash text, where ${…} is literal.
 
 import type { SetupStep } from './setupStep.ts';
+import { assertMode, assertSeconds, assertSha, command } from './setupWords.ts';
 import { shellQuote } from './shellQuote.ts';
 import { assertSymlinkTarget, assertVmRelativePath } from './vmPath.ts';
 
@@ -82,26 +83,6 @@ function renderStep(step: SetupStep, n: number): string[] {
 /** Keys become URL paths: each segment percent-encoded, so spaces or `#` cannot change the URL. */
 export function urlPath(key: string): string {
   return key.split('/').map(encodeURIComponent).join('/');
-}
-
-function command(words: readonly string[]): string {
-  if (words.length === 0) throw new Error('a command needs at least the program name');
-  return words.map(shellQuote).join(' ');
-}
-
-function assertSha(value: string): string {
-  if (!/^[0-9a-f]{64}$/.test(value)) throw new Error(`not a sha256 digest: ${JSON.stringify(value)}`);
-  return value;
-}
-
-function assertMode(value: string): string {
-  if (!/^[0-7]{3,4}$/.test(value)) throw new Error(`not an octal file mode: ${JSON.stringify(value)}`);
-  return value;
-}
-
-function assertSeconds(value: number): string {
-  if (!Number.isFinite(value) || value < 0 || value > 600) throw new Error(`bad sleep duration: ${value}`);
-  return String(value);
 }
 
 function assertUuid(value: string): string {

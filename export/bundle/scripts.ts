@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are bash text, where ${…} is literal.
 
+import { assertMode, assertSeconds, assertSha, command } from '../../taskpack/setupWords.ts';
 import { shellQuote } from '../../taskpack/shellQuote.ts';
 import type { SetupStep } from '../../taskpack/taskPackage.ts';
 import { assertSymlinkTarget, assertVmRelativePath } from '../../taskpack/vmPath.ts';
@@ -125,24 +126,4 @@ export function renderBundleCheck(task: { id: string }, before: string[]): strin
     'exec python3 "${bundle}/forge_check.py" "${bundle}/checks.json" --home "${home}" --subscores',
     '',
   ].join('\n');
-}
-
-function command(words: readonly string[]): string {
-  if (words.length === 0) throw new Error('a command needs at least the program name');
-  return words.map(shellQuote).join(' ');
-}
-
-function assertSha(value: string): string {
-  if (!/^[0-9a-f]{64}$/.test(value)) throw new Error(`not a sha256 digest: ${JSON.stringify(value)}`);
-  return value;
-}
-
-function assertMode(value: string): string {
-  if (!/^[0-7]{3,4}$/.test(value)) throw new Error(`not an octal file mode: ${JSON.stringify(value)}`);
-  return value;
-}
-
-function assertSeconds(value: number): string {
-  if (!Number.isFinite(value) || value < 0 || value > 600) throw new Error(`bad sleep duration: ${value}`);
-  return String(value);
 }
