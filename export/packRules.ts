@@ -1,3 +1,4 @@
+import { FIXED_SCRIPTS } from '../preparers/osworld.ts';
 import { relativePathProblem } from '../preparers/paths.ts';
 import { CHECKER_COMMAND } from './osworld/task.ts';
 import type { PackEntry } from './packReader.ts';
@@ -106,11 +107,8 @@ function pythonProblem(args: string[]): string | null {
     : `runs Python beyond the window-save keystrokes (${JSON.stringify(bad.slice(0, 80))})`;
 }
 
-/**
- * Shell scripts the exporter itself writes (export/osworld/metrics.ts), fixed text with the path
- * passed as `$1`; `sh -c` runs nothing else.
- */
-const FIXED_SCRIPTS = new Set(['base64 -w0 -- "$1" && printf .']);
+/** The mappers' fixed shell scripts (preparers/osworld.ts); `sh -c` runs nothing else. */
+const FIXED = new Set<string>(Object.values(FIXED_SCRIPTS));
 
 /** Why a command (an OSWorld `command` parameter) is refused, or null. */
 export function commandProblem(command: unknown, shell?: unknown): string | null {
@@ -124,8 +122,7 @@ export function commandProblem(command: unknown, shell?: unknown): string | null
   const program = words[0]!.split('/').pop()!;
   // The portable checker's command is the exporter's own fixed text (export/osworld/task.ts).
   if (words.length === CHECKER_COMMAND.length && words.every((w, i) => w === CHECKER_COMMAND[i])) return null;
-  const fixed =
-    program === 'sh' && words[1] === '-c' && FIXED_SCRIPTS.has(words[2] ?? '') && words[3] === 'sh';
+  const fixed = program === 'sh' && words[1] === '-c' && FIXED.has(words[2] ?? '') && words[3] === 'sh';
   if (SHELLS.has(program) && !fixed) return `runs ${program}, a shell or interpreter`;
   if (/^python[0-9.]*$/.test(program)) return pythonProblem(words.slice(1));
   for (const w of words.slice(fixed ? 4 : 1)) {

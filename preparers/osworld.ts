@@ -13,6 +13,28 @@ import type { z } from 'zod';
 /** The OSWorld VM user's home; task paths are relative to it. */
 export const VM_HOME = '/home/user';
 
+/**
+ * The only shell scripts a mapped check may run: fixed text, the file's path passed as `$1` so
+ * nothing of it reaches the shell's parser. `forge pack validate` (export/packRules.ts) admits these
+ * and no other `sh -c`.
+ */
+export const FIXED_SCRIPTS = {
+  /** The file's bytes as base64 and a closing dot (exact_match compares the whole output, so an empty file still prints). */
+  base64: 'base64 -w0 -- "$1" && printf .',
+  /** The file's SHA-256 as bare hex, no newline; a missing file prints nothing. */
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
+  sha256: 'h=$(sha256sum -- "$1") && printf %s "${h%% *}"',
+} as const;
+
+/** A vm_command_line command running one of the fixed scripts on a file. */
+export const fixedScript = (script: keyof typeof FIXED_SCRIPTS, vmPath: string): string[] => [
+  'sh',
+  '-c',
+  FIXED_SCRIPTS[script],
+  'sh',
+  vmPath,
+];
+
 export function vmAbsolute(homeRelative: string): string {
   return `${VM_HOME}/${homeRelative}`;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type MetricCall, type OsworldMapper, unmapped, vmAbsolute } from '../osworld.ts';
+import { fixedScript, type MetricCall, type OsworldMapper, unmapped, vmAbsolute } from '../osworld.ts';
 
 const pinned = z.object({ path: z.string(), sha256: z.string() });
 
@@ -16,10 +16,7 @@ export const gimpOsworld: Record<string, OsworldMapper> = {
       func: 'exact_match',
       result: {
         type: 'vm_command_line',
-        // $1 is the path, passed as an argument: nothing of it reaches the shell's parser.
-        // No trailing newline (exact_match compares the whole output); a missing file prints nothing.
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
-        command: ['sh', '-c', 'h=$(sha256sum -- "$1") && printf %s "${h%% *}"', 'sh', vmAbsolute(c.path)],
+        command: fixedScript('sha256', vmAbsolute(c.path)),
         shell: false,
       },
       expected: { type: 'rule', rules: { expected: c.sha256 } },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type MetricCall, type OsworldMapper, unmapped, vmAbsolute } from '../osworld.ts';
+import { fixedScript, type MetricCall, type OsworldMapper, unmapped, vmAbsolute } from '../osworld.ts';
 
 const osPath = z.object({ path: z.string(), type: z.enum(['file', 'dir', 'symlink']).optional() });
 const osMode = z.object({ path: z.string(), mode: z.string().regex(/^[0-7]{3,4}$/) });
@@ -84,8 +84,7 @@ export const osOsworld: Record<string, OsworldMapper> = {
       func: 'exact_match',
       result: {
         type: 'vm_command_line',
-        // $1 is the path, passed as an argument: nothing of it reaches the shell's parser.
-        command: ['sh', '-c', 'base64 -w0 -- "$1" && printf .', 'sh', path],
+        command: fixedScript('base64', path),
         shell: false,
       },
       expected: { type: 'rule', rules: { expected: `${bytes.toString('base64')}.` } },

@@ -11,6 +11,7 @@ import { PACK_FORMAT } from '../../export/exportPack.ts';
 import { CHECKER_COMMAND } from '../../export/osworld/task.ts';
 import { commandProblem } from '../../export/packRules.ts';
 import { validatePack } from '../../export/validate.ts';
+import { gimpOsworld } from '../../preparers/gimp/osworld.ts';
 import { packageRevision } from '../../taskpack/revision.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput } from './packageFixtures.ts';
@@ -271,6 +272,23 @@ describe('pack validate refuses hostile packs, naming the entry and the rule', (
     const save =
       "import pyautogui; import time; pyautogui.hotkey('ctrl', 's'); time.sleep(0.5); pyautogui.press('enter');";
     assert.equal(commandProblem(['sh', '-c', 'base64 -w0 -- "$1" && printf .', 'sh', file], false), null);
+    // What the GIMP byte pin runs (preparers/gimp/osworld.ts), and the same with a word added.
+    const digest = gimpOsworld['gimp.unchanged']!({
+      kind: 'gimp.unchanged',
+      path: 'Pictures/a.png',
+      sha256: 'ab',
+    });
+    assert.ok(digest.ok && digest.shape === 'call');
+    const digestCommand = digest.call.result.command as string[];
+    assert.equal(commandProblem(digestCommand, false), null);
+    assert.equal(
+      commandProblem([
+        ...digestCommand.slice(0, 2),
+        `${digestCommand[2]}; rm -rf ~`,
+        ...digestCommand.slice(3),
+      ]),
+      'runs sh, a shell or interpreter',
+    );
     assert.equal(commandProblem(['python3', '-c', trimmed, file, ' \t\n']), null);
     assert.equal(commandProblem(['python', '-c', save]), null);
     assert.equal(commandProblem(['find', file, '-maxdepth', '0', '-printf', '%y']), null);
