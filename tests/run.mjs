@@ -31,6 +31,12 @@ const durationsFile = path.join(
   'test-durations.json',
 );
 
+/**
+ * A file's last run: wall seconds and CPU seconds (its whole process tree as reaped). Older files
+ * hold a bare number, the wall seconds.
+ */
+const timing = (v) => (typeof v === 'number' ? { wall: v } : (v ?? {}));
+
 /** The last run's times over the committed ones (tests/durations.json), which order a first run. */
 function readDurations(files = [path.join(root, 'tests', 'durations.json'), durationsFile]) {
   const read = (file) => {
@@ -40,7 +46,9 @@ function readDurations(files = [path.join(root, 'tests', 'durations.json'), dura
       return {};
     }
   };
-  return Object.assign({}, ...files.map(read));
+  return Object.fromEntries(
+    Object.entries(Object.assign({}, ...files.map(read))).map(([f, v]) => [f, timing(v)]),
+  );
 }
 
 function writeDurations(update) {
@@ -52,6 +60,23 @@ function writeDurations(update) {
   renameSync(tmp, durationsFile);
 }
 
+/**
+ * CPU seconds of this process's reaped children (cutime + cstime of /proc/self/stat). Read when a
+ * file's process is reaped, the growth since the last read is that file's tree: its own processes
+ * and every descendant it waited for. Null where there is no /proc.
+ */
+function reapedCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields from the state (3rd) on: cutime and cstime are the 16th and 17th, in clock ticks.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+let reapedSoFar = reapedCpuSeconds();
+
 function runFile(file) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -60,22 +85,34 @@ function runFile(file) {
     const out = [];
     child.stdout.on('data', (b) => out.push(b));
     child.stderr.on('data', (b) => out.push(b));
+    let cpu = null;
+    child.on('exit', () => {
+      const now = reapedCpuSeconds();
+      if (now !== null && reapedSoFar !== null) cpu = now - reapedSoFar;
+      reapedSoFar = now;
+    });
     child.on('close', (code, signal) => {
       resolve({
         file,
         code: code ?? 1,
         signal,
         seconds: (Date.now() - started) / 1000,
+        cpu,
         output: Buffer.concat(out),
       });
     });
   });
 }
 
+/** A file whose last run kept a core busy less than this share of its wall time mostly waits. */
+const LIGHT = 0.3;
+
 /**
  * The files of the selected groups, CONCURRENCY at a time, the longest (by the last run) first: the
  * whole-library round alone takes minutes, and started last it would run on after everything else
- * has finished. Each file's output is printed whole when it ends, so concurrent files never interleave.
+ * has finished. Files that mostly wait (services going down and coming back, retries' backoff) run
+ * one at a time in a lane of their own beside those, since they leave the cores to the others.
+ * Each file's output is printed whole when it ends, so concurrent files never interleave.
  */
 async function run(groups) {
   const files = groups
@@ -87,25 +124,40 @@ async function run(groups) {
     return 0;
   }
   const last = readDurations();
+  const light = (f) => last[f]?.cpu !== undefined && last[f].cpu < LIGHT * last[f].wall;
   // A file never timed goes first: it may be long, and next time its place is known.
-  const order = [...files].sort((a, b) => (last[b] ?? Infinity) - (last[a] ?? Infinity) || (a < b ? -1 : 1));
-  console.log(`tests/${groups.join(', ')}: ${files.length} files, ${CONCURRENCY} at a time, longest first`);
+  const longestFirst = (list) =>
+    [...list].sort((a, b) => (last[b]?.wall ?? Infinity) - (last[a]?.wall ?? Infinity) || (a < b ? -1 : 1));
+  const heavy = longestFirst(files.filter((f) => !light(f)));
+  const waiting = longestFirst(files.filter(light));
+  console.log(
+    `tests/${groups.join(', ')}: ${files.length} files, ${CONCURRENCY} at a time, longest first${waiting.length > 0 ? `; ${waiting.length} that mostly wait beside them, one at a time` : ''}`,
+  );
   const started = Date.now();
   const load = loadavg();
   const results = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < order.length) {
-      const r = await runFile(order[next++]);
+  // The children reaped before (the namespace snapshot, the stack's start) belong to no file.
+  reapedSoFar = reapedCpuSeconds();
+  const lane = async (queue) => {
+    while (queue.length > 0) {
+      const r = await runFile(queue.shift());
       process.stdout.write(r.output);
       console.log(
-        `# ${r.file}: ${r.code === 0 ? 'ok' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds.toFixed(1)} s`,
+        `# ${r.file}: ${r.code === 0 ? 'ok' : `FAILED (exit ${r.signal ?? r.code})`} in ${r.seconds.toFixed(1)} s${r.cpu === null ? '' : `, ${r.cpu.toFixed(1)} s CPU`}`,
       );
       results.push(r);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-  writeDurations(Object.fromEntries(results.map((r) => [r.file, Math.round(r.seconds * 10) / 10])));
+  await Promise.all([...Array.from({ length: CONCURRENCY }, () => lane(heavy)), lane(waiting)]);
+  const tenths = (x) => Math.round(x * 10) / 10;
+  writeDurations(
+    Object.fromEntries(
+      results.map((r) => [
+        r.file,
+        { wall: tenths(r.seconds), ...(r.cpu === null ? {} : { cpu: tenths(r.cpu) }) },
+      ]),
+    ),
+  );
   const failed = results.filter((r) => r.code !== 0);
   console.log(
     [
@@ -115,7 +167,10 @@ async function run(groups) {
       ...[...results]
         .sort((a, b) => b.seconds - a.seconds)
         .slice(0, 12)
-        .map((r) => `#   ${r.seconds.toFixed(1).padStart(7)} s  ${r.file}`),
+        .map(
+          (r) =>
+            `#   ${r.seconds.toFixed(1).padStart(7)} s ${r.cpu === null ? '' : `${r.cpu.toFixed(0).padStart(5)} s CPU`}  ${r.file}`,
+        ),
       failed.length > 0 ? `# failed: ${failed.map((r) => r.file).join(', ')}` : '# every file passed',
     ].join('\n'),
   );

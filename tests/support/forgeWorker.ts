@@ -10,7 +10,16 @@ export function spawnForgeWorker(
 ): ChildProcess {
   return spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'cli', 'forge.ts'), 'worker', ...queues],
+    [
+      ...(process.env.TESTS_WORKER_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.TESTS_WORKER_PROFILE}`]
+        : []),
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'cli', 'forge.ts'),
+      'worker',
+      ...queues,
+    ],
     {
       cwd: repoRoot,
       env,

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { loadavg } from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { contentReport } from '../../app/contentReport.ts';
 import { waitForRound } from '../../app/rounds/control.ts';
 import { startRound } from '../../app/rounds/start.ts';
-import { taskArtifacts, tasks } from '../../infra/db/schema.ts';
+import { taskArtifacts, taskNodeRuns, tasks } from '../../infra/db/schema.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { startTestForge, type TestForge } from './workers.ts';
 
@@ -61,6 +61,28 @@ async function initialFingerprints(forge: TestForge, taskIds: string[]): Promise
     parts.set(r.taskId, [...(parts.get(r.taskId) ?? []), `${r.vmPath}=${sha}`]);
   }
   return new Map([...parts].map(([id, p]) => [id, p.sort().join('\n')]));
+}
+
+/** Where the round's time went: each node's summed wall time, largest first. */
+async function nodeTimes(forge: TestForge, rows: readonly TaskRow[]): Promise<string> {
+  const byKind = await forge.runtime.database.db
+    .select({
+      kind: taskNodeRuns.nodeId,
+      ms: sql<number>`sum(${taskNodeRuns.durationMs})::float8`,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(taskNodeRuns)
+    .where(
+      inArray(
+        taskNodeRuns.taskId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .groupBy(taskNodeRuns.nodeId);
+  return byKind
+    .sort((a, b) => b.ms - a.ms)
+    .map((k) => `${k.kind} ${(k.ms / 1000).toFixed(0)} s/${k.n}`)
+    .join(', ');
 }
 
 function describeTask(t: TaskRow): string {
@@ -206,6 +228,9 @@ export function libraryShardTest(shard: number, of: number): void {
         ).toFixed(1)}%`,
       );
       if (failures.length > 0) console.log(`failing skills:\n${failures.join('\n')}`);
+      console.log(
+        `node time (sum of wall ms over the round's tasks, queueing included): ${await nodeTimes(forge, rows)}`,
+      );
 
       // What the agent reads, over the whole round (forge report content).
       const content = await contentReport(forge.runtime.database, forge.runtime.store, roundId);
