@@ -838,6 +838,12 @@ def calc_number_format(env, ws, c):
     return False, {'mismatches': bad[:10], 'category': format_category(bad[0]['numFmt'])}
 
 
+def fill_fits(got, c):
+    """A fill against the check's colour or any declared alternative shade (fillAlso; styles.ts fillFits)."""
+    wants = [c['fill']] + list(c.get('fillAlso') or [])
+    return got is not None and any(h.replace('#', '', 1).upper() == got.upper() for h in wants)
+
+
 @kind('calc.style')
 @on_sheet
 def calc_style(env, ws, c):
@@ -848,7 +854,7 @@ def calc_style(env, ws, c):
         bold, italic, fill = font.get('bold') is True, font.get('italic') is True, fill_of(style)
         ok = ((c.get('bold') is None or bold == c['bold']) and
               (c.get('italic') is None or italic == c['italic']) and
-              (c.get('fill') is None or fill == c['fill'].replace('#', '').upper()))
+              (c.get('fill') is None or fill_fits(fill, c)))
         if not ok:
             bad.append({'cell': '%s%d' % (num_to_col(col), row), 'bold': bold, 'italic': italic, 'fill': fill})
     return (True, {'ok': c['range']}) if not bad else (False, {'mismatches': bad[:10]})
@@ -1030,14 +1036,13 @@ def calc_conditional_format(env, ws, c):
             rules.append({'ranges': ranges, 'operator': rule.get('operator'),
                           'values': [all_text(f) for f in descendants(rule, 'formula')],
                           'fill': fill_of_dxf(dxf)})
-    want_fill = c['fill'].replace('#', '', 1).upper() if c.get('fill') is not None else None
 
     def fits(r):
         return ((c.get('range') is None or any(same_range(s, c['range']) for s in r['ranges'])) and
                 (c.get('operator') is None or r['operator'] == c['operator']) and
                 (c.get('values') is None or (len(r['values']) == len(c['values']) and
                                              all(same_cf_value(r['values'][i], v) for i, v in enumerate(c['values'])))) and
-                (c.get('fill') is None or r['fill'] == want_fill))
+                (c.get('fill') is None or fill_fits(r['fill'], c)))
     return any(fits(r) for r in rules), {'rules': rules[:6]}
 
 

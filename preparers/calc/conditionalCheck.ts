@@ -2,6 +2,7 @@ import type JSZip from 'jszip';
 import type { ProbeResult } from '../types.ts';
 import { splitSheetRef } from './a1.ts';
 import type { CalcCheck } from './schema.ts';
+import { fillFits } from './styles.ts';
 import { attr, findAll, parseXml, readPart, text, type XmlNode } from './xml.ts';
 
 /**
@@ -69,6 +70,6 @@ export async function probeConditionalFormat(
     (check.values === undefined ||
       (r.values.length === check.values.length &&
         check.values.every((v, i) => sameValue(r.values[i]!, v)))) &&
-    (check.fill === undefined || r.fill === check.fill.replace('#', '').toUpperCase());
+    (check.fill === undefined || fillFits(r.fill, check.fill, check.fillAlso));
   return { pass: rules.some(fits), observed: { rules: rules.slice(0, 6) } };
 }

@@ -17,7 +17,7 @@ import {
   probePrintArea,
   probeValidation,
 } from './structure.ts';
-import { fillOf, formatCategory } from './styles.ts';
+import { fillFits, fillOf, formatCategory } from './styles.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
 import { parseXml, readPart, sheetParts } from './xml.ts';
 
@@ -218,7 +218,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
         const ok =
           (check.bold === undefined || bold === check.bold) &&
           (check.italic === undefined || italic === check.italic) &&
-          (check.fill === undefined || fill === check.fill.replace('#', '').toUpperCase());
+          (check.fill === undefined || fillFits(fill ?? null, check.fill, check.fillAlso));
         if (!ok) bad.push({ cell: cellName(row, col), bold, italic, fill: fill ?? null });
       }
       return verdict(

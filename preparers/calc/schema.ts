@@ -87,6 +87,17 @@ const hexColor = z
   .regex(/^#?[0-9A-Fa-f]{6}$/, 'an RGB hex colour such as "FFEB9C"')
   .describe('Fill colour as RGB hex, e.g. "FFEB9C" (a leading # is allowed).');
 
+/**
+ * A declared freedom for a colour asked for by name ("light green"): the other fills a person
+ * picking that name would leave (LibreOffice's palette and Good/Bad/Neutral styles, Excel's
+ * standard colours), any of which passes as well as `fill`.
+ */
+const fillAlso = z
+  .array(hexColor)
+  .min(1)
+  .max(16)
+  .describe('Other fills that also pass: the shades a person asked for the same named colour could pick.');
+
 const numFmt = z.string().min(1).max(255).describe('An Excel number format code, e.g. "#,##0.00" or "0.0%".');
 
 export const COLUMN_TYPES = ['text', 'int', 'number', 'currency', 'percent', 'date'] as const;
@@ -538,9 +549,14 @@ export const calcCheckSchema = z
         bold: z.boolean().optional(),
         italic: z.boolean().optional(),
         fill: hexColor.optional(),
+        fillAlso: fillAlso.optional(),
       })
       .strict()
-      .refine((c) => c.bold !== undefined || c.italic !== undefined || c.fill !== undefined, 'give a style'),
+      .refine((c) => c.bold !== undefined || c.italic !== undefined || c.fill !== undefined, 'give a style')
+      .refine(
+        (c) => c.fillAlso === undefined || c.fill !== undefined,
+        'fillAlso widens a fill: give the fill',
+      ),
     z
       .object({
         kind: z.literal('calc.chart'),
@@ -592,8 +608,13 @@ export const calcCheckSchema = z
           .optional()
           .describe('…against these values (numbers compared numerically).'),
         fill: hexColor.optional().describe('…and fills matching cells with this colour.'),
+        fillAlso: fillAlso.optional(),
       })
-      .strict(),
+      .strict()
+      .refine(
+        (c) => c.fillAlso === undefined || c.fill !== undefined,
+        'fillAlso widens a fill: give the fill',
+      ),
     z
       .object({
         kind: z.literal('calc.formula_range'),

@@ -76,3 +76,9 @@ export function formatCategory(code: string | undefined): string {
   if (/[0#]/.test(bare)) return 'integer';
   return 'general';
 }
+
+/** A cell's or rule's fill against the wanted one or any declared alternative shade (`fillAlso`). */
+export function fillFits(got: string | null, want: string, also: readonly string[] = []): boolean {
+  const norm = (h: string) => h.replace('#', '').toUpperCase();
+  return got !== null && [want, ...also].some((h) => norm(h) === norm(got));
+}
