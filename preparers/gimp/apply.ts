@@ -1,5 +1,6 @@
 import type { FileMap } from '../types.ts';
-import { readImage, writeImage } from './codec.ts';
+import { writeImage } from './codec.ts';
+import { readImage } from './decoded.ts';
 import {
   brightnessContrast,
   canvas,

@@ -1,5 +1,5 @@
 import { isJpeg, jpegHeader } from './jpeg.ts';
-import { decodePng, isPng, pngHeader } from './png.ts';
+import { isPng, pngHeader } from './png.ts';
 import type { Raster } from './raster.ts';
 import { GRID } from './schema.ts';
 
@@ -44,12 +44,6 @@ export function imageInfo(bytes: Uint8Array): ImageInfo {
     };
   }
   throw new Error('neither a PNG nor a JPEG file');
-}
-
-/** Pixels for the pixel checks: PNG only (the VM's Python has no JPEG decoder). */
-export function pixelsOf(bytes: Uint8Array): Raster {
-  if (isJpeg(bytes)) throw new Error('a JPEG file: pixel checks read PNG only');
-  return decodePng(bytes);
 }
 
 export interface Box {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FileMap, ProbeResult } from '../types.ts';
+import { pixelsOf } from './decoded.ts';
 import {
   gridDistance,
   gridOf,
   imageInfo,
   measure,
   normalizeGrid,
-  pixelsOf,
   regionCoverage,
   transformGrid,
 } from './measure.ts';

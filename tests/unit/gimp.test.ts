@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { pixelsOf, readImage } from '../../preparers/gimp/decoded.ts';
 import { gimpPreparer as P } from '../../preparers/gimp/index.ts';
 import { jpegHeader } from '../../preparers/gimp/jpeg.ts';
 import { decodePng, encodePng } from '../../preparers/gimp/png.ts';
@@ -55,6 +56,14 @@ describe('gimp build', () => {
 });
 
 describe('gimp codecs', () => {
+  test('a picture decoded again gives its own pixels, unchanged by what an earlier reader did to its copy', () => {
+    const bytes = encodePng(blank(3, 2, [10, 20, 30, 255]));
+    const first = pixelsOf(bytes);
+    first.data.fill(0);
+    const again = readImage(Uint8Array.from(bytes));
+    assert.deepEqual([...again.data.subarray(0, 4)], [10, 20, 30, 255]);
+    assert.notEqual(again.data, pixelsOf(bytes).data);
+  });
   test('PNG round trip keeps RGBA, and a grey raster is stored as grey', () => {
     const img = blank(5, 3, [10, 200, 30, 128]);
     const back = decodePng(encodePng(img));
