@@ -182,6 +182,44 @@ export function planDepthMix(
   return { tasks, rows };
 }
 
+/**
+ * A round that asks for no depth mix and no allocation gives every skill the same count, and the
+ * library's few long-horizon workflows (6 of 293 skills) would be 2% of it, under the tier's 5%.
+ * Such a round raises their counts (and only theirs: no other skill loses a task) until they hold
+ * this share; 6% rather than 5% so that a long workflow rejected now and then still leaves the
+ * round's accepted tasks at 5% or more.
+ */
+export const LONG_HORIZON_ROUND_SHARE = 0.06;
+
+/** A skill whose tasks are long-horizon: its depth and applications (its tasks' checkpoints are counted per task). */
+export const isLongHorizonSkill = (s: { depth: number; apps: number }) =>
+  s.depth >= LONG_HORIZON.features && s.apps >= LONG_HORIZON.apps;
+
+/**
+ * The default round's counts: the long-horizon skills' tasks raised to `share` of the round (in
+ * proportion to what each asked for, each keeping at least that), every other skill as asked. A
+ * selection without long-horizon skills, or only of them, is returned as asked.
+ */
+export function weightLongHorizon(
+  skills: (DepthPlanSkill & { apps: number })[],
+  share: number = LONG_HORIZON_ROUND_SHARE,
+): Map<string, number> {
+  const tasks = new Map(skills.map((s) => [s.id, s.tasks]));
+  const long = skills.filter((s) => s.tasks > 0 && isLongHorizonSkill(s));
+  const others = skills.reduce((a, s) => a + (isLongHorizonSkill(s) ? 0 : s.tasks), 0);
+  if (long.length === 0 || others === 0) return tasks;
+  // L / (others + L) >= share  <=>  L >= share * others / (1 - share)
+  const want = Math.ceil((share * others) / (1 - share) - 1e-9);
+  const have = long.reduce((a, s) => a + s.tasks, 0);
+  if (have >= want) return tasks;
+  const counts = apportion(
+    want,
+    long.map((s) => s.tasks),
+  );
+  for (const [i, s] of long.entries()) tasks.set(s.id, Math.max(s.tasks, counts[i]!));
+  return tasks;
+}
+
 /** Keeps the skills of at least `minDepth`; none left is an error that says how deep the selection goes. */
 export function filterMinDepth<T extends { depth: number }>(skills: T[], minDepth: number): T[] {
   const kept = skills.filter((s) => s.depth >= minDepth);

@@ -7,8 +7,10 @@ import {
   filterMinDepth,
   isDiscovery,
   isLongHorizon,
+  isLongHorizonSkill,
   parseDepthMix,
   planDepthMix,
+  weightLongHorizon,
 } from '../../skills/depth.ts';
 import { readSkillLibrary } from '../../skills/load.ts';
 
@@ -123,5 +125,60 @@ describe('depth mix', () => {
       ['e.three', 'f.six'],
     );
     assert.throws(() => filterMinDepth(library.slice(0, 4), 4), /deepest of the 4 selected has 2/);
+  });
+});
+
+describe('a default round’s long-horizon share', () => {
+  test('over the whole library at the default 3 tasks a skill, long workflows get ≥ 5% and no other skill loses a task', () => {
+    const specs = [...readSkillLibrary().specs.values()].map(({ spec }) => ({
+      id: spec.id,
+      depth: depthOf(spec),
+      apps: spec.apps.length,
+      tasks: 3,
+    }));
+    const long = specs.filter(isLongHorizonSkill);
+    assert.ok(long.length >= 1, 'the library has long-horizon skills');
+    const asIs = (long.length * 3) / (specs.length * 3);
+    assert.ok(
+      asIs < 0.05,
+      `without the weighting they are ${(asIs * 100).toFixed(1)}%: the test proves nothing`,
+    );
+    const tasks = weightLongHorizon(specs);
+    const total = [...tasks.values()].reduce((a, b) => a + b, 0);
+    const longTasks = long.reduce((a, s) => a + tasks.get(s.id)!, 0);
+    console.log(
+      `default round: ${longTasks} of ${total} tasks long-horizon (${((longTasks / total) * 100).toFixed(1)}%, ${long.length} skills; ${(asIs * 100).toFixed(1)}% unweighted)`,
+    );
+    assert.ok(longTasks / total >= 0.05, `${longTasks}/${total}`);
+    assert.ok(longTasks / total < 0.08, 'raised to the share, not far past it');
+    for (const s of specs) if (!isLongHorizonSkill(s)) assert.equal(tasks.get(s.id), 3, s.id);
+  });
+
+  test('it needs depth and three applications; selections without long skills, or only of them, stay as asked', () => {
+    const skills = [
+      { id: 'a', depth: 1, apps: 1, tasks: 3 },
+      { id: 'b', depth: 6, apps: 2, tasks: 3 }, // deep but two apps: not long-horizon
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `c${i}`, depth: 2, apps: 3, tasks: 3 })),
+      { id: 'long1', depth: 7, apps: 3, tasks: 3 },
+      { id: 'long2', depth: 6, apps: 5, tasks: 1 },
+    ];
+    const tasks = weightLongHorizon(skills, 0.1);
+    // 96 other tasks: at 10% the two long skills need ceil(96 × 0.1 / 0.9) = 11, split 3 : 1.
+    assert.equal(tasks.get('long1')! + tasks.get('long2')!, 11);
+    assert.ok(tasks.get('long1')! > tasks.get('long2')!);
+    assert.equal(tasks.get('b'), 3);
+    assert.equal(tasks.get('a'), 3);
+    const plain = skills.filter((s) => !s.id.startsWith('long'));
+    assert.deepEqual([...weightLongHorizon(plain)], [...new Map(plain.map((s) => [s.id, 3]))]);
+    const onlyLong = skills.filter((s) => s.id.startsWith('long'));
+    assert.deepEqual(
+      [...weightLongHorizon(onlyLong)],
+      [
+        ['long1', 3],
+        ['long2', 1],
+      ],
+    );
+    // Already at the share: unchanged.
+    assert.equal(weightLongHorizon(skills, 0.01).get('long1'), 3);
   });
 });
