@@ -99,12 +99,15 @@ function videoGraph(v: NonNullable<MediaSpec['video']>, seconds: number): string
   return `${parts.join(';')};${inputs}concat=n=${colours.length}:v=1:a=0[out0]`;
 }
 
-const memo = new Map<string, Promise<Uint8Array>>();
+const memo = new Map<string, Promise<unknown>>();
 const MEMO_LIMIT = 256;
 
-/** Runs ffmpeg once per distinct job (verification replays the same edits many times). */
-function memoised(key: string, make: () => Promise<Uint8Array>): Promise<Uint8Array> {
-  const hit = memo.get(key);
+/**
+ * Runs ffmpeg or ffprobe once per distinct job: verification replays the same edits and probes the
+ * same files many times (every check of every mutant, wrong and right solution).
+ */
+function memoised<T>(key: string, make: () => Promise<T>): Promise<T> {
+  const hit = memo.get(key) as Promise<T> | undefined;
   if (hit) return hit;
   const made = make();
   memo.set(key, made);
@@ -230,8 +233,12 @@ export interface MediaInfo {
 }
 
 /** What ffprobe reads of a file: container names, duration, streams. Throws when it reads none. */
-export async function probeMedia(bytes: Uint8Array, name: string): Promise<MediaInfo> {
+export function probeMedia(bytes: Uint8Array, name: string): Promise<MediaInfo> {
   const ext = name.slice(name.lastIndexOf('.') + 1).replace(/[^A-Za-z0-9]/g, '') || 'bin';
+  return memoised(`probe:${ext}:${sha(bytes)}`, () => probeFresh(bytes, ext));
+}
+
+async function probeFresh(bytes: Uint8Array, ext: string): Promise<MediaInfo> {
   const json = await withScratch(async (dir) => {
     const file = path.join(dir, `media.${ext}`);
     await writeFile(file, bytes);
@@ -271,8 +278,12 @@ export async function probeMedia(bytes: Uint8Array, name: string): Promise<Media
 }
 
 /** The average colour of the first video frame (or the image), through a 1×1 area scale. */
-export async function firstFrameColour(bytes: Uint8Array, name: string): Promise<[number, number, number]> {
+export function firstFrameColour(bytes: Uint8Array, name: string): Promise<[number, number, number]> {
   const ext = name.slice(name.lastIndexOf('.') + 1).replace(/[^A-Za-z0-9]/g, '') || 'bin';
+  return memoised(`colour:${ext}:${sha(bytes)}`, () => colourFresh(bytes, ext));
+}
+
+function colourFresh(bytes: Uint8Array, ext: string): Promise<[number, number, number]> {
   return withScratch(async (dir) => {
     const file = path.join(dir, `media.${ext}`);
     await writeFile(file, bytes);
