@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { VM_HOME, vmAbsolute } from '../../export/osworld/vm.ts';
 import { commandProblem } from '../../export/packRules.ts';
 import { childEnv } from '../../infra/childEnv.ts';
 import { ObjectStore } from '../../infra/objectStore.ts';
+import { type RunError, runProgram } from '../../infra/spawner.ts';
 import {
   type CheckerAnswer,
   type CheckerRunner,
@@ -309,14 +309,17 @@ function runMetricCommand(command: string[], home: string): Promise<string> {
   const moved = args.map((a) =>
     a === VM_HOME || a.startsWith(`${VM_HOME}/`) ? home + a.slice(VM_HOME.length) : a,
   );
-  return new Promise((resolve) => {
-    execFile(
-      program === 'python3' ? SYSTEM_PYTHON : program!,
-      moved,
-      { env: childEnv({ extra: { HOME: home } }), timeout: 30_000, encoding: 'utf8' },
-      (_err, stdout) => resolve(stdout.split(home).join(VM_HOME).replace(/\r\n?/g, '\n')),
-    );
-  });
+  // The harness reads stdout whatever the exit status.
+  return runProgram(program === 'python3' ? SYSTEM_PYTHON : program!, moved, {
+    env: childEnv({ extra: { HOME: home } }),
+    timeout: 30_000,
+  })
+    .catch((err: RunError) => {
+      // A program that ran and failed printed what it printed; a run that never ended is retried.
+      if (!err.stdout) throw err;
+      return { stdout: err.stdout };
+    })
+    .then(({ stdout }) => stdout.toString('utf8').split(home).join(VM_HOME).replace(/\r\n?/g, '\n'));
 }
 
 /** OSWorld's exact_match and check_include_exclude (metrics/general.py), scored 1 or 0. */

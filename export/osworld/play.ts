@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { childEnv } from '../../infra/childEnv.ts';
+import { type RunError, runProgram } from '../../infra/spawner.ts';
 import { VM_HOME } from './vm.ts';
 
 /** Steps of a task's `config` that act on the screen only: a home directory has nothing to do for them. */
@@ -38,11 +38,12 @@ export function inScratchHome(home: string, vmPath: string): string {
 }
 
 const run = (cmd: string, args: string[]) =>
-  new Promise<void>((resolve, reject) => {
-    execFile(cmd, args, { env: childEnv(), timeout: 60_000 }, (err, _out, errOut) =>
-      err ? reject(new ConfigPlayError(`${cmd} ${args.join(' ')}: ${errOut || err.message}`)) : resolve(),
-    );
-  });
+  runProgram(cmd, args, { env: childEnv(), timeout: 60_000 }).then(
+    () => undefined,
+    (err: RunError) => {
+      throw new ConfigPlayError(`${cmd} ${args.join(' ')}: ${err.stderr?.toString() || err.message}`);
+    },
+  );
 
 export type ConfigStep = { type: string; parameters?: Record<string, unknown> };
 

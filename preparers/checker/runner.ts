@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { childEnv } from '../../infra/childEnv.ts';
+import { type RunError, runProgram } from '../../infra/spawner.ts';
 import { checkerSource } from './assemble.ts';
 
 /** The distribution's python3, as on the OSWorld VM (a version manager's shim on PATH adds ~0.5 s per start). */
@@ -81,20 +81,18 @@ export class CheckerRunner {
       const source = path.join(dir, 'forge_check.py');
       const bytecode = path.join(dir, 'forge_check.pyc');
       await writeFile(source, this.source);
-      await new Promise<void>((resolve, reject) =>
-        execFile(
-          SYSTEM_PYTHON,
-          [
-            '-c',
-            'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)',
-            source,
-            bytecode,
-          ],
-          { env: childEnv({ extra: { PATH: SYSTEM_PATH } }), timeout: 60_000 },
-          (err, _out, errOut) =>
-            err ? reject(new Error(`the checker does not compile: ${errOut || err.message}`)) : resolve(),
-        ),
-      );
+      await runProgram(
+        SYSTEM_PYTHON,
+        [
+          '-c',
+          'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)',
+          source,
+          bytecode,
+        ],
+        { env: childEnv({ extra: { PATH: SYSTEM_PATH } }), timeout: 60_000 },
+      ).catch((err: RunError) => {
+        throw new Error(`the checker does not compile: ${err.stderr?.toString() || err.message}`);
+      });
       return { source, bytecode };
     });
     // A failure (a full disk, a cleaned temp folder) is not remembered: the next batch tries again.
@@ -127,27 +125,19 @@ export class CheckerRunner {
       const [{ bytecode }, dir] = await Promise.all([this.#compiled(), this.#workDir()]);
       jobsFile = path.join(dir, `jobs-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
       await writeFile(jobsFile, JSON.stringify(batch.map((p) => p.job)));
-      const stdout = await new Promise<string>((resolve, reject) => {
-        execFile(
-          SYSTEM_PYTHON,
-          [bytecode, jobsFile!, '--batch'],
-          {
-            maxBuffer: 512 * 1024 * 1024,
-            timeout: BATCH_TIMEOUT_MS,
-            killSignal: 'SIGKILL',
-            env: childEnv({ extra: { PATH: SYSTEM_PATH } }),
-          },
-          (err, out, errOut) => {
-            if (err)
-              reject(
-                new Error(
-                  `the portable checker failed on a batch of ${batch.length}: ${err.message} ${errOut.slice(0, 500)}`,
-                ),
-              );
-            else resolve(out);
-          },
-        );
-      });
+      const stdout = await runProgram(SYSTEM_PYTHON, [bytecode, jobsFile, '--batch'], {
+        maxBuffer: 512 * 1024 * 1024,
+        timeout: BATCH_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        env: childEnv({ extra: { PATH: SYSTEM_PATH } }),
+      }).then(
+        (r) => r.stdout.toString('utf8'),
+        (err: RunError) => {
+          throw new Error(
+            `the portable checker failed on a batch of ${batch.length}: ${err.message} ${(err.stderr?.toString() ?? '').slice(0, 500)}`,
+          );
+        },
+      );
       const answers = JSON.parse(stdout) as CheckerAnswer[];
       if (answers.length !== batch.length)
         throw new Error(`the portable checker answered ${answers.length} of ${batch.length} jobs`);

@@ -1,16 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { runProgram as run } from '../../infra/spawner.ts';
 
 /**
  * Media files made and read by Debian's ffmpeg and ffprobe: test pictures and tones from lavfi
  * sources with fixed parameters and bit-exact flags, so the same spec gives the same bytes; the
  * oracle's conversions, trims and snapshots run the same tool a person would run.
  */
-const run = promisify(execFile);
 const FFMPEG = 'ffmpeg';
 const FFPROBE = 'ffprobe';
 const TIMEOUT_MS = 60_000;
@@ -125,6 +123,12 @@ async function withScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
+/** What a failed run printed to stderr, or its error's message. */
+function said(err: unknown): string {
+  const e = err as { stderr?: Buffer | string; message: string };
+  return String(e.stderr ?? '').trim() || e.message;
+}
+
 async function ffmpeg(args: string[]): Promise<void> {
   try {
     await run(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], {
@@ -132,8 +136,7 @@ async function ffmpeg(args: string[]): Promise<void> {
       maxBuffer: 8 << 20,
     });
   } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`ffmpeg failed: ${(e.stderr || e.message).trim().slice(0, 400)}`);
+    throw new Error(`ffmpeg failed: ${said(err).slice(0, 400)}`);
   }
 }
 
@@ -248,7 +251,7 @@ async function probeFresh(bytes: Uint8Array, ext: string): Promise<MediaInfo> {
         ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
         { timeout: TIMEOUT_MS, maxBuffer: 8 << 20 },
       );
-      return JSON.parse(stdout) as {
+      return JSON.parse(stdout.toString('utf8')) as {
         format?: { format_name?: string; duration?: string };
         streams?: {
           codec_type?: string;
@@ -259,8 +262,7 @@ async function probeFresh(bytes: Uint8Array, ext: string): Promise<MediaInfo> {
         }[];
       };
     } catch (err) {
-      const e = err as { stderr?: string; message: string };
-      throw new Error(`ffprobe cannot read it: ${(e.stderr || e.message).trim().slice(0, 200)}`);
+      throw new Error(`ffprobe cannot read it: ${said(err).slice(0, 200)}`);
     }
   });
   const duration = json.format?.duration === undefined ? null : Number.parseFloat(json.format.duration);
@@ -307,18 +309,13 @@ function colourFresh(bytes: Uint8Array, ext: string): Promise<[number, number, n
           'rgb24',
           '-',
         ],
-        { timeout: TIMEOUT_MS, encoding: 'buffer', maxBuffer: 1 << 20 },
+        { timeout: TIMEOUT_MS, maxBuffer: 1 << 20 },
       );
-      const b = stdout as unknown as Buffer;
+      const b = stdout;
       if (b.length < 3) throw new Error('no video frame');
       return [b[0]!, b[1]!, b[2]!];
     } catch (err) {
-      const e = err as { stderr?: Buffer | string; message: string };
-      throw new Error(
-        `ffmpeg cannot read a frame: ${String(e.stderr || e.message)
-          .trim()
-          .slice(0, 200)}`,
-      );
+      throw new Error(`ffmpeg cannot read a frame: ${said(err).slice(0, 200)}`);
     }
   });
 }
