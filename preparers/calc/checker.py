@@ -747,7 +747,15 @@ def calc_unchanged(env, ws, c):
             count += 1
             if len(changed) < 8:
                 changed.append({'cell': ref, 'was': pin, 'now': got})
-    added = [ref for ref in now if ref not in c['cells'] and ref not in exc]
+    labels = set(c.get('labels') or [])
+
+    def is_label(ref):
+        # A text label typed beside a result (invariants.ts labelCells / isLabel).
+        snap = now[ref]
+        return (ref in labels and isinstance(snap.get('v'), str) and js_trim(snap['v']) != ''
+                and snap.get('f') is not True)
+
+    added = [ref for ref in now if ref not in c['cells'] and ref not in exc and not is_label(ref)]
     if count == 0 and not added:
         return True, {'kept': len(c['cells'])}
     return False, {'changed': count, 'examples': changed, 'newCells': added[:12]}

@@ -1,7 +1,7 @@
 import type ExcelJS from 'exceljs';
 import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
-import { cellName } from './a1.ts';
+import { cellName, parseCell } from './a1.ts';
 import { fillOf, formatCategory } from './styles.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
 
@@ -102,6 +102,35 @@ function keepsPin(got: CellSnap, pin: CellPin): boolean {
   );
 }
 
+/** At most this many new results get a label cell: a filled column of results has its labels already. */
+const MAX_LABELLED = 4;
+
+/**
+ * A declared freedom of every Calc task: a person who writes a result into an empty cell often types
+ * a label such as "Total" in the empty cell to its left. Those cells (empty before and after the
+ * oracle, beside a new number or formula the oracle wrote) may hold text; a number or formula there
+ * is still a new cell, and so is anything anywhere else.
+ */
+export function labelCells(before: Map<string, CellSnap>, after: Map<string, CellSnap>): string[] {
+  const results = [...after].filter(
+    ([ref, s]) => !before.has(ref) && (typeof s.v === 'number' || s.f === true),
+  );
+  if (results.length === 0 || results.length > MAX_LABELLED) return [];
+  const out: string[] = [];
+  for (const [ref] of results) {
+    const { row, col } = parseCell(ref);
+    if (col < 2) continue;
+    const left = cellName(row, col - 1);
+    if (!before.has(left) && !after.has(left) && !out.includes(left)) out.push(left);
+  }
+  return out.sort();
+}
+
+/** Whether a cell outside the snapshot is a label typed where the freedom allows one. */
+function isLabel(snap: CellSnap): boolean {
+  return typeof snap.v === 'string' && snap.v.trim() !== '' && snap.f !== true;
+}
+
 /** Invariant checks for each workbook of the app: sheets kept, and every untouched cell kept. */
 export async function calcInvariants(initial: FileMap, solved: FileMap, files: string[]): Promise<unknown[]> {
   const checks: unknown[] = [];
@@ -132,6 +161,7 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
         }
       }
       for (const ref of b.keys()) if (!a.has(ref)) except.add(ref);
+      const labels = labelCells(a, b);
       checks.push({
         kind: 'calc.unchanged',
         file,
@@ -139,16 +169,25 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
         cells,
         except: [...except],
         ...(Object.keys(touched).length > 0 ? { touched } : {}),
+        ...(labels.length > 0 ? { labels } : {}),
       });
     }
   }
   return checks;
 }
 
-/** `calc.unchanged`: every listed cell shows the same snapshot; no other cell outside `except` holds anything. */
+/**
+ * `calc.unchanged`: every listed cell shows the same snapshot; no other cell outside `except` holds
+ * anything but a text label in one of `labels`.
+ */
 export function probeUnchanged(
   ws: ExcelJS.Worksheet,
-  check: { cells: Record<string, CellSnap>; except: string[]; touched?: Record<string, CellPin> },
+  check: {
+    cells: Record<string, CellSnap>;
+    except: string[];
+    touched?: Record<string, CellPin>;
+    labels?: string[];
+  },
 ): ProbeResult {
   const now = snapSheet(ws);
   const except = new Set(check.except.map((r) => r.toUpperCase()));
@@ -172,7 +211,9 @@ export function probeUnchanged(
     }
   }
   const added: string[] = [];
-  for (const ref of now.keys()) if (!(ref in check.cells) && !except.has(ref)) added.push(ref);
+  const labels = new Set(check.labels ?? []);
+  for (const [ref, snap] of now)
+    if (!(ref in check.cells) && !except.has(ref) && !(labels.has(ref) && isLabel(snap))) added.push(ref);
   return {
     pass: count === 0 && added.length === 0,
     observed:

@@ -669,6 +669,13 @@ export const calcCheckSchema = z
           .array(z.string().regex(/^[A-Z]{1,3}[0-9]+$/))
           .default([])
           .describe('Cells the task may change; any other non-empty cell not listed fails.'),
+        labels: z
+          .array(z.string().regex(/^[A-Z]{1,3}[0-9]+$/))
+          .max(20)
+          .optional()
+          .describe(
+            'Empty cells beside a result the task writes, where a typed text label ("Total") may appear.',
+          ),
         touched: z
           .record(
             z.string().regex(/^[A-Z]{1,3}[0-9]+$/),

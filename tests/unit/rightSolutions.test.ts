@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import { prepareInMemory } from '../../activities/prepareCore.ts';
 import { genericRights } from '../../activities/verify/rightSolutions.ts';
 import { proveRubric } from '../../activities/verify/rubricProof.ts';
+import { type CellSnap, labelCells } from '../../preparers/calc/invariants.ts';
+import { applyEdits, preparers, probeCheck } from '../../preparers/registry.ts';
 import { GENERIC_RIGHTS } from '../../preparers/types.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
@@ -46,11 +48,12 @@ test('declared and generic correct alternatives pass our probes and the shipped 
     'calc-formula-spelling',
     'header-in-range',
     'subtotal',
+    'total-labelled',
   ]);
-  assert.equal(p.stats.rightTried, 4);
-  assert.equal(p.stats.rightPassed, 4);
+  assert.equal(p.stats.rightTried, 5);
+  assert.equal(p.stats.rightPassed, 5);
   // The gate graded initial, oracle, every wrong solution, every mutant tried and every correct alternative.
-  assert.equal(p.stats.exportStates, 2 + p.stats.wrongTried + p.stats.mutants!.tried + 4);
+  assert.equal(p.stats.exportStates, 2 + p.stats.wrongTried + p.stats.mutants!.tried + 5);
   assert.ok(p.runs.some((r) => r.nodeId === 'verify_right_passes' && r.status === 'ok'));
 });
 
@@ -81,6 +84,39 @@ test('a correct alternative the rubric fails rejects the task rubric_rejects_rig
   const failed = p.stats?.right?.filter((r) => !r.passed).map((r) => r.name);
   assert.deepEqual(failed, ['short-range']);
   assert.equal(p.stats?.rightPassed, (p.stats?.rightTried ?? 0) - 1);
+});
+
+test('a text label beside a new result is a declared freedom of the Calc invariant; a number there is not', async () => {
+  const before = new Map<string, CellSnap>([
+    ['A1', { v: 'Item' }],
+    ['B1', { v: 'Amount' }],
+    ['A2', { v: 'Paper' }],
+    ['B2', { v: 4 }],
+  ]);
+  const after = new Map<string, CellSnap>([...before, ['B3', { v: 4, f: true }]]);
+  assert.deepEqual(labelCells(before, after), ['A3']);
+  // A filled column of results has its labels beside it already: no label cells.
+  const column = new Map<string, CellSnap>(before);
+  for (let r = 1; r <= 5; r++) column.set(`D${r}`, { v: r, f: true });
+  assert.deepEqual(labelCells(before, column), []);
+  const task = await buildLocalTask(specOf('calc.formulas.sum-column'), 1);
+  const file = Object.keys(task.solved).find((f) => f.endsWith('.xlsx'))!;
+  const unchanged = (await preparers.calc.invariants(task.initial, task.solved, [file])).find(
+    (c) => c.kind === 'calc.unchanged',
+  ) as { labels?: string[] } | undefined;
+  const label = unchanged?.labels?.[0];
+  assert.ok(label, 'the total under the column gets the label cell to its left');
+  const sheet = (task.m.edits[0] as unknown as { sheet: string }).sheet;
+  for (const [value, pass] of [
+    ['Total', true],
+    [123, false],
+  ] as const) {
+    const files = await applyEdits(task.solved, [
+      { op: 'calc.set_value', file, sheet, cell: label, value } as never,
+    ]);
+    const v = await probeCheck(files, unchanged as never);
+    assert.equal(v.pass, pass, `${JSON.stringify(value)} in ${label}: ${JSON.stringify(v.observed)}`);
+  }
 });
 
 test('a skill turns a generic correct alternative off with a reason; the others still run', async () => {
