@@ -50,7 +50,7 @@ export const HONORIFIC_SUFFIX =
   /^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)+,? (?:Jr\.?|Sr\.?|I|II|III|IV|V|MD|M\.D\.|DDS|DVM|PhD|Ph\.D\.|Esq\.?|CPA)$/;
 
 const ROLE_LOCALS = new Set(
-  'office info accounts account admin support help helpdesk team hello contact sales billing orders hr it finance reception noreply no-reply bookings booking events press news newsletter payroll facilities operations ops service services enquiries inquiries mail me owner staff all everyone it-support team-leads managers board committee volunteers members'.split(
+  'office info accounts account admin support help helpdesk team hello contact sales billing orders hr it finance reception noreply no-reply bookings booking events press news newsletter payroll facilities operations ops service services enquiries inquiries mail me owner staff all everyone it-support team-leads managers board committee volunteers members alerts notifications updates statements receipts invoices jobs careers recruiting marketing membership'.split(
     ' ',
   ),
 );
@@ -147,13 +147,21 @@ const norm = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Whether an instruction names a file: its name with the extension, or a stem no common word could be. */
+/**
+ * Whether an instruction names a file: its name with the extension, or a stem no common words
+ * could be ("budget_v2", "board-deck-q1"; "expense claims" is how anyone says what the file holds).
+ * A stem that only starts a longer name ("rota-planner-small.png", a file the agent makes) does not
+ * count, nor does an app's own state under a dot folder (~/.config/chromium is named "Chromium").
+ */
 export function namesFile(instruction: string, filePath: string): boolean {
+  if (filePath.split('/').some((s) => s.startsWith('.'))) return false;
   const text = norm(instruction);
   const base = filePath.split('/').filter(Boolean).pop() ?? filePath;
   if (text.includes(norm(base))) return true;
-  const stem = base.replace(/\.(tar\.gz|[a-z0-9]+)$/i, '');
-  return /[^a-z]/i.test(stem) && stem.length >= 4 && text.includes(norm(stem));
+  const stem = norm(base.replace(/\.(tar\.gz|[a-z0-9]+)$/i, ''));
+  if (!/[^a-z ]/i.test(stem) || stem.length < 4) return false;
+  const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-]|\\.\\w)`).test(text);
 }
 
 export function contentFigures(tasks: TaskContent[]): ContentFigures {

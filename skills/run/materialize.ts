@@ -2,6 +2,7 @@ import { parseCheck, parseDoc, parseEdit } from '../../preparers/registry.ts';
 import type { AppId } from '../../preparers/types.ts';
 import { nodeQualifiedId, type SkillSpec } from '../schema.ts';
 import { type Context, render, renderText, scopeContext } from '../template.ts';
+import { referToOpenFiles } from './openFileMentions.ts';
 
 export interface PrepareStep {
   nodeId: string;
@@ -73,7 +74,8 @@ export async function materializeTask(spec: SkillSpec, ctx: Context): Promise<Ma
   for (const item of spec.rubric.items) {
     items.push({ text: await renderText(item.text, ctx), weight: item.weight, checks: item.checks });
   }
-  const instruction = (await renderText(spec.instruction, ctx)).trim();
+  // At natural and goal level an open file is "this spreadsheet", not its name (openFileMentions.ts).
+  const instruction = referToOpenFiles((await renderText(spec.instruction, ctx)).trim(), prepares, level);
   return {
     instruction,
     prepares,

@@ -245,6 +245,22 @@ export function libraryShardTest(shard: number, of: number): void {
           `${level}: ${(100 * content.levels[level]!.cellAddressShare).toFixed(1)}% of instructions name a cell`,
         );
       }
+      // One scenario per task (issue 27): people whose name and address agree, no generator suffixes,
+      // a cast wide enough that no address recurs across the round, open files not named at natural/goal.
+      const f = content.figures;
+      console.log(
+        `content figures: ${f.nameAddressMismatches} name/address mismatches, ${f.honorificSuffixes} suffixes, top recipient ${f.topRecipient ? `${f.topRecipient.address} in ${f.topRecipient.tasks} tasks` : 'none'}, ${f.namingOpenFile}/${f.naturalGoalTasks} natural/goal instructions name an open file`,
+      );
+      assert.deepEqual(f.mismatchExamples, [], 'display names that do not belong to their addresses');
+      assert.deepEqual(f.suffixExamples, [], 'names with honorific suffixes');
+      assert.ok(
+        (f.topRecipient?.share ?? 0) <= 0.02,
+        `${f.topRecipient?.address} is named in ${f.topRecipient?.tasks} of ${f.tasks} tasks`,
+      );
+      assert.ok(
+        f.namingOpenFileShare <= 0.1,
+        `${(100 * f.namingOpenFileShare).toFixed(1)}% of natural/goal instructions name an open file: ${JSON.stringify(f.namingOpenFileExamples.slice(0, 5))}`,
+      );
       assert.deepEqual(content.skillsMissingLevels, []);
       assert.equal(content.skills, ids.length);
 

@@ -8,6 +8,7 @@ import {
   fileText,
   HONORIFIC_SUFFIX,
   nameMatchesAddress,
+  namesFile,
   type TaskContent,
 } from '../../app/contentFigures.ts';
 import { contentKits, offlineContentPool } from '../../llm/offline/content/kit.ts';
@@ -33,6 +34,7 @@ describe('content figures (forge report content)', () => {
     assert.ok(nameMatchesAddress('Ann Lee', 'ann.lee@brightwater.co.uk'));
     assert.ok(nameMatchesAddress('Ann Lee', 'alee@x.com'));
     assert.ok(nameMatchesAddress('Finance team', 'accounts@x.com'));
+    assert.ok(nameMatchesAddress('Harbor Credit Union', 'alerts@harborcu.org'));
     assert.ok(!nameMatchesAddress('Tod Schultz', 'zoe29@gmail.com'));
     const f = contentFigures([
       task({
@@ -110,6 +112,17 @@ describe('content figures (forge report content)', () => {
     assert.equal(f.naturalGoalTasks, 3);
     assert.equal(f.namingOpenFile, 1);
     assert.equal(f.namingOpenFileShare, 1 / 3);
+  });
+
+  test('a file is named by its name or a stem no words could be, not by the words its title is made of', () => {
+    assert.ok(namesFile('Total the Amount column in ~/Desktop/q2_sales.xlsx.', 'Desktop/q2_sales.xlsx'));
+    assert.ok(namesFile('Total the Amount column in q2_sales.', 'Desktop/q2_sales.xlsx'));
+    assert.ok(namesFile('The tests in ~/projects/order-sync fail.', 'projects/order-sync'));
+    // What the file holds, said in words; a new file whose name starts with the stem; an app's profile.
+    assert.ok(!namesFile('Group the expense claims by Team.', 'Documents/expense claims.xlsx'));
+    assert.ok(!namesFile('Export it as rota-planner.jpg next to the PNG.', 'Pictures/rota-planner.png'));
+    assert.ok(!namesFile('Save a copy as q2_sales_backup.xlsx.', 'Desktop/q2_sales.xlsx'));
+    assert.ok(!namesFile("Put the Home button on Chromium's toolbar.", '.config/chromium'));
   });
 });
 
