@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyChromium } from './apply.ts';
 import { buildChromium } from './build.ts';
+import { chromiumTargets } from './discoveryTargets.ts';
 import { chromiumInvariants } from './invariants.ts';
 import { chromiumMutants } from './mutants.ts';
 import { chromiumOsworld } from './osworld.ts';
@@ -54,11 +55,7 @@ export const chromiumPreparer: Preparer<ChromiumDoc, ChromiumEdit, ChromiumCheck
   },
   owns: (path) => path === CHROMIUM_DIR || path.startsWith(`${CHROMIUM_DIR}/`),
   instruction: {
-    // A bookmark kept by its address is known by the title the page gives it.
-    targets: (check) =>
-      check.kind === 'chromium.bookmark' && check.type === 'url' && typeof check.title === 'string'
-        ? [check.title]
-        : [],
+    targets: chromiumTargets,
     mentions: {
       pattern:
         /chromium|chrome|browser|bookmark|history|home ?page|search engine|download|web ?page|start-?up|font|cookie|site/,

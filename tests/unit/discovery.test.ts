@@ -9,11 +9,11 @@ import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**
  * Issue 30 asks that ≥ 30% of goal-level tasks make the agent find its target. The library holds
- * what is reached so far (40 skills, 13.7% of 293); these floors keep it from slipping back while
+ * what is reached so far (54 skills, 18.3% of 295); these floors keep it from slipping back while
  * it grows toward that target.
  */
-const DISCOVERY_SKILLS = 40;
-const DISCOVERY_FLOOR = 0.12;
+const DISCOVERY_SKILLS = 54;
+const DISCOVERY_FLOOR = 0.18;
 
 describe('discovery targets', () => {
   const prepares = [
@@ -60,6 +60,43 @@ describe('discovery targets', () => {
       'a_12.md',
       'db-staging.internal',
     ]);
+  });
+  test('a bookmark removed is known by its address and the title it had; a cleared site by its host', () => {
+    const browser = [
+      {
+        app: 'chromium',
+        target: '.config/chromium',
+        open: false,
+        doc: {
+          bookmarks: {
+            bar: [
+              {
+                title: 'Insurance',
+                children: [
+                  {
+                    title: 'Old car policy - Swift Cover',
+                    url: 'https://swiftcover.example.com/policy/88231',
+                  },
+                  { title: 'Home insurance', url: 'https://homeshield.example.com/account' },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    ];
+    const checks = [{ kind: 'chromium.no_bookmark', url: 'https://swiftcover.example.com/policy/88231' }];
+    assert.deepEqual(targetsOf(checks, browser).sort(), [
+      'Old car policy - Swift Cover',
+      'https://swiftcover.example.com/policy/88231',
+    ]);
+    const at = (instruction: string) =>
+      discoveryProblem({ instruction, level: 'goal', checks, prepares: browser });
+    assert.match(
+      at('Delete "Old car policy - Swift Cover" from my Insurance bookmarks.') ?? '',
+      /names its target/,
+    );
+    assert.equal(at('I sold that car, so the old policy bookmark can go.'), undefined);
   });
   test('an instruction that names any of them is no discovery; one that describes them is', () => {
     const checks = [
