@@ -1,8 +1,8 @@
-import { located } from '../discovery.ts';
 import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy.ts';
 import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
+import { impressTargets } from './discoveryTargets.ts';
 import { impressInvariants } from './invariants.ts';
 import { impressMutants } from './mutants.ts';
 import { impressOsworld } from './osworld.ts';
@@ -47,13 +47,7 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   },
   owns: (path) => path.toLowerCase().endsWith('.pptx'),
   instruction: {
-    targets: (check) =>
-      located(check, {
-        'impress.slide_title': { text: 'whole' },
-        'impress.slide_body': { bullets: 'whole' },
-        'impress.notes': { text: 'whole' },
-        'impress.background': { color: 'whole' },
-      }),
+    targets: impressTargets,
     literalFields: {
       'impress.notes': ['text'],
       'impress.slide_title': ['text'],
