@@ -1,6 +1,6 @@
 import JSZip from 'jszip';
-import { cachedPart, packageDigest, rememberPart } from './partCache.ts';
-import { el, parseXml, serializeXml, type XmlElement } from './xml.ts';
+import { parsePart } from './partCache.ts';
+import { el, serializeXml, type XmlElement } from './xml.ts';
 
 const REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
@@ -50,17 +50,11 @@ export function relsPathOf(part: string): string {
  */
 export class OoxmlPackage {
   private readonly xml = new Map<string, XmlElement>();
-  /** Parts written or removed since opening: the parse cache holds the opened bytes' versions. */
-  private readonly changed = new Set<string>();
-
-  private constructor(
-    private readonly zip: JSZip,
-    private readonly digest: string,
-  ) {}
+  private constructor(private readonly zip: JSZip) {}
 
   static async open(bytes: Uint8Array, label: string): Promise<OoxmlPackage> {
     try {
-      return new OoxmlPackage(await JSZip.loadAsync(bytes), packageDigest(bytes));
+      return new OoxmlPackage(await JSZip.loadAsync(bytes));
     } catch (err) {
       throw new Error(`${label} is not a readable OOXML zip: ${(err as Error).message}`);
     }
@@ -80,16 +74,11 @@ export class OoxmlPackage {
   }
 
   async part(part: string): Promise<XmlElement> {
-    const cached = this.xml.get(part) ?? (this.changed.has(part) ? undefined : cachedPart(this.digest, part));
-    if (cached) {
-      this.xml.set(part, cached);
-      return cached;
-    }
+    const cached = this.xml.get(part);
+    if (cached) return cached;
     const file = this.zip.file(part);
     if (!file) throw new Error(`part ${part} is missing from the package`);
-    const text = await file.async('string');
-    const root = parseXml(text);
-    if (!this.changed.has(part)) rememberPart(this.digest, part, root, text.length);
+    const root = parsePart(await file.async('string'));
     this.xml.set(part, root);
     return root;
   }
@@ -99,18 +88,15 @@ export class OoxmlPackage {
   }
 
   setPart(part: string, root: XmlElement): void {
-    this.changed.add(part);
     this.xml.set(part, root);
   }
 
   setBinary(part: string, bytes: Uint8Array): void {
-    this.changed.add(part);
     this.xml.delete(part);
     this.zip.file(part, bytes);
   }
 
   deletePart(part: string): void {
-    this.changed.add(part);
     this.xml.delete(part);
     this.zip.remove(part);
   }
