@@ -100,7 +100,7 @@ export function referToOpenFiles(
     const noun = pick(nouns, `${instruction}\u0000${f.target}`);
     // "the open deck" is unambiguous even beside a closed deck the agent has to find; "this deck" less so.
     const sameAppClosed = files.some((o) => o !== f && o.app === f.app);
-    const determiners = sameAppClosed ? ['the open', 'the open'] : ['the open', 'this', 'my'];
+    const determiners = sameAppClosed ? ['the open'] : ['the open', 'this', 'my'];
     const first = `${pick(determiners, `${f.target}\u0000${instruction}`)} ${noun}`;
     text = rewriteMentions(text, mentionPattern(f.target), first, `the ${noun}`);
   }
