@@ -1060,7 +1060,15 @@ def calc_autofilter(env, ws, c):
     m = re.search(r'<autoFilter\b[^>]*\bref="([^"]+)"', ws.book.pkg.text(ws.path) or '')
     ref = m.group(1) if m else None
     want = c.get('range')
-    return ref is not None and (want is None or same_range(ref, want)), {'autoFilter': ref}
+    ok = ref is not None and (want is None or same_range(ref, want))
+    if ok and c.get('covers') is not None:
+        # The filter spans at least this range (probe.ts encloses).
+        try:
+            o, i = parse_range(ref.replace('$', '')), parse_range(c['covers'])
+            ok = o[0] <= i[0] and o[1] <= i[1] and o[2] >= i[2] and o[3] >= i[3]
+        except Exception:
+            ok = False
+    return ok, {'autoFilter': ref}
 
 
 @kind('calc.rows_hidden')

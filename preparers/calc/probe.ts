@@ -95,6 +95,17 @@ async function sheetXml(zip: JSZip, sheet: string): Promise<string | undefined> 
   return part ? readPart(zip, part.path) : undefined;
 }
 
+/** Whether range `outer` (an A1 range as a file stores it) spans every cell of `inner`. */
+function encloses(outer: string, inner: string): boolean {
+  try {
+    const o = parseRange(outer.replace(/\$/g, ''));
+    const i = parseRange(inner);
+    return o.top <= i.top && o.left <= i.left && o.bottom >= i.bottom && o.right >= i.right;
+  } catch {
+    return false;
+  }
+}
+
 export async function probeCalc(files: FileMap, check: CalcCheck): Promise<ProbeResult> {
   if (check.kind === 'calc.csv_table') return probeCsvTable(files, check);
   const bytes = files[check.file];
@@ -282,9 +293,12 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       const xml = (await sheetXml(zip, ws.name)) ?? '';
       const ref = /<autoFilter\b[^>]*\bref="([^"]+)"/.exec(xml)?.[1];
       const want = check.range;
-      return verdict(ref !== undefined && (want === undefined || sameRange(ref, want)), {
-        autoFilter: ref ?? null,
-      });
+      return verdict(
+        ref !== undefined &&
+          (want === undefined || sameRange(ref, want)) &&
+          (check.covers === undefined || encloses(ref, check.covers)),
+        { autoFilter: ref ?? null },
+      );
     }
     case 'calc.rows_hidden': {
       const states = check.rows.map((r) => ({ row: r, hidden: ws.getRow(r).hidden === true }));

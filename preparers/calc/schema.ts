@@ -633,8 +633,14 @@ export const calcCheckSchema = z
         kind: z.literal('calc.autofilter'),
         ...on,
         range: rangeRef.optional().describe('The autofilter range; any when omitted.'),
+        covers: rangeRef
+          .optional()
+          .describe(
+            'Instead of an exact range: the autofilter spans at least this (a filter set on just the column filtered, where the instruction does not name the table).',
+          ),
       })
-      .strict(),
+      .strict()
+      .refine((c) => c.range === undefined || c.covers === undefined, 'give range or covers, not both'),
     z
       .object({
         kind: z.literal('calc.rows_hidden'),
