@@ -16,6 +16,7 @@ import {
   saturate,
 } from './raster.ts';
 import { formatOfPath, type GimpEdit } from './schema.ts';
+import { drawText } from './text.ts';
 
 function transform(img: Raster, e: GimpEdit): Raster {
   switch (e.op) {
@@ -50,6 +51,8 @@ function transform(img: Raster, e: GimpEdit): Raster {
         e.y,
         e.fill === 'transparent' ? [0, 0, 0, 0] : [...hexRgb(e.fill), 255],
       );
+    case 'gimp.text':
+      return drawText(img, e.text, e.x, e.y, e.size, hexRgb(e.color));
   }
 }
 

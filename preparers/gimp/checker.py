@@ -434,3 +434,58 @@ def gimp_region(env, c):
                 hit += 1
     share = 0 if n == 0 else hit / n
     return share >= c.get('coverage', 0.95), {'coverage': _gimp_round(share)}
+
+
+@kind('gimp.text')
+def gimp_text(env, c):
+    # Mirrors textInk in preparers/gimp/text.ts: new marks near the colour, their box, runs per row.
+    W, H, d = _gimp_pixels(env, c['path'])
+    RW, RH, r = _gimp_pixels(env, c['reference'])
+    rgb = _gimp_hex(c['color'])
+    within = c.get('within', 64)
+    differ = c.get('differ', 64)
+    ink = runs = rows = 0
+    x0 = y0 = None
+    x1 = y1 = -1
+    for y in range(max(0, c['y']), min(H, c['y'] + c['height'])):
+        in_row = 0
+        prev = False
+        for x in range(max(0, c['x']), min(W, c['x'] + c['width'])):
+            o = (y * W + x) * 4
+            hit = d[o + 3] >= 128 and abs(d[o] - rgb[0]) <= within and abs(d[o + 1] - rgb[1]) <= within \
+                and abs(d[o + 2] - rgb[2]) <= within
+            if hit and x < RW and y < RH:
+                p = (y * RW + x) * 4
+                hit = abs(d[o] - r[p]) > differ or abs(d[o + 1] - r[p + 1]) > differ \
+                    or abs(d[o + 2] - r[p + 2]) > differ
+            if hit:
+                ink += 1
+                in_row += 1
+                if not prev:
+                    runs += 1
+                if x0 is None or x < x0:
+                    x0 = x
+                if x > x1:
+                    x1 = x
+            prev = hit
+        if in_row > 0:
+            rows += 1
+            if y0 is None:
+                y0 = y
+            y1 = y
+    if ink == 0:
+        width = height = 0
+        strokes = fill = 0
+    else:
+        width = x1 - x0 + 1
+        height = y1 - y0 + 1
+        strokes = runs / rows
+        fill = ink / (width * height)
+    h = c.get('inkHeight') or {}
+    w = c.get('inkWidth') or {}
+    ok = ink > 0 \
+        and (h.get('min') is None or height >= h['min']) and (h.get('max') is None or height <= h['max']) \
+        and (w.get('min') is None or width >= w['min']) and (w.get('max') is None or width <= w['max']) \
+        and strokes >= c.get('strokes', 3) and fill <= c.get('fill', 0.75)
+    return ok, {'ink': ink, 'width': width, 'height': height, 'strokes': _gimp_round(strokes),
+                'fill': _gimp_round(fill)}

@@ -1,14 +1,18 @@
 import type { FileMap } from '../types.ts';
+import { imageInfo } from './measure.ts';
+import { hexRgb } from './raster.ts';
 import type { GimpEdit } from './schema.ts';
+import { textWidth } from './text.ts';
 
 type Mutant = { name: string; edit?: number; edits: GimpEdit[] };
 
 /**
  * Near misses a GIMP user makes, edit by edit: the other flip, the turn the other way, width and
  * height swapped, the colour change the wrong way round, the result saved over the original instead
- * of exported, the export left in the opened file's format.
+ * of exported, the export left in the opened file's format, text in GIMP's default black or on the
+ * other side of the picture.
  */
-export async function gimpMutants(edits: GimpEdit[], _initial: FileMap): Promise<Mutant[]> {
+export async function gimpMutants(edits: GimpEdit[], initial: FileMap): Promise<Mutant[]> {
   const out: Mutant[] = [];
   const replace = (i: number, e: GimpEdit) => edits.map((x, k) => (k === i ? e : x));
   edits.forEach((e, i) => {
@@ -43,6 +47,22 @@ export async function gimpMutants(edits: GimpEdit[], _initial: FileMap): Promise
         edit: i,
         edits: replace(i, { ...e, amount: -e.amount }),
       });
+    if (e.op === 'gimp.text') {
+      // The Text tool takes the foreground colour, black unless the person changes it.
+      if (Math.max(...hexRgb(e.color)) > 64)
+        out.push({
+          name: 'text left in the default black',
+          edit: i,
+          edits: replace(i, { ...e, color: '#000000' }),
+        });
+      // The same line mirrored to the other side (the left corner for the right, and back).
+      const bytes = initial[e.path];
+      if (bytes !== undefined) {
+        const across = Math.max(0, imageInfo(bytes).width - e.x - textWidth(e.text, e.size));
+        if (Math.abs(across - e.x) > e.size)
+          out.push({ name: 'text on the other side', edit: i, edits: replace(i, { ...e, x: across }) });
+      }
+    }
     if (e.to !== undefined && e.to !== e.path)
       out.push({
         name: 'saved over the original instead of exporting',

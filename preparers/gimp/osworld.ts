@@ -39,4 +39,8 @@ export const gimpOsworld: Record<string, OsworldMapper> = {
     unmapped(
       'no OSWorld GIMP metric tests the colour of a rectangle (check_green_background compares against a mask image)',
     ),
+  'gimp.text': () =>
+    unmapped(
+      'no OSWorld GIMP metric looks for added lettering; check_structure_sim against one rendering fails the same words in another font or place, while this check reads new marks of a colour in a box, any font',
+    ),
 };

@@ -12,6 +12,7 @@ import {
 } from './measure.ts';
 import { hexRgb } from './raster.ts';
 import type { GimpCheck } from './schema.ts';
+import { textInk } from './text.ts';
 
 const round = (v: number) => Math.round(v * 1000) / 1000;
 
@@ -78,6 +79,27 @@ export async function probeGimp(files: FileMap, check: GimpCheck): Promise<Probe
       const img = pixelsOf(need(files, check.path));
       const share = regionCoverage(img, check, hexRgb(check.color), check.within);
       return { pass: share >= check.coverage, observed: { coverage: round(share) } };
+    }
+    case 'gimp.text': {
+      const got = textInk(
+        pixelsOf(need(files, check.path)),
+        pixelsOf(need(files, check.reference)),
+        check,
+        hexRgb(check.color),
+        check.within,
+        check.differ,
+      );
+      const h = check.inkHeight;
+      const w = check.inkWidth;
+      const pass =
+        got.ink > 0 &&
+        (h?.min === undefined || got.height >= h.min) &&
+        (h?.max === undefined || got.height <= h.max) &&
+        (w?.min === undefined || got.width >= w.min) &&
+        (w?.max === undefined || got.width <= w.max) &&
+        got.strokes >= check.strokes &&
+        got.fill <= check.fill;
+      return { pass, observed: { ...got, strokes: round(got.strokes), fill: round(got.fill) } };
     }
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { safeRelativePath } from '../paths.ts';
 import { SCENES } from './scene.ts';
+import { TEXT_CHARS } from './text.ts';
 
 /** The image formats the preparer writes and the checks read, by file extension. */
 export const IMAGE_EXT = /\.(png|jpe?g)$/i;
@@ -138,6 +139,22 @@ export const editSchema = z.discriminatedUnion('op', [
       fill: z.union([hex, z.literal('transparent')]).default('transparent'),
     })
     .describe('Image > Canvas Size with the new area filled (a border, padding to a square).'),
+  z
+    .strictObject({
+      op: z.literal('gimp.text'),
+      ...io,
+      text: z
+        .string()
+        .min(1)
+        .max(60)
+        .regex(TEXT_CHARS, "capitals, digits, spaces and . , : - / ' & ( ) # ! ? +")
+        .describe('One line of text, as typed.'),
+      x: px.describe('Left of the text box (the Text tool’s click point).'),
+      y: px.describe('Top of the text box.'),
+      size: z.number().int().min(6).max(400).describe('Font size in pixels (GIMP’s default unit).'),
+      color: hex,
+    })
+    .describe('Text tool: one line in the default sans, merged into the picture on export.'),
 ]);
 export type GimpEdit = z.infer<typeof editSchema>;
 
@@ -240,6 +257,53 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .describe('Share of the box’s pixels (opaque and near color) needed.'),
     })
     .describe('A rectangle of a PNG is (almost all) one colour.'),
+  z
+    .strictObject({
+      kind: z.literal('gimp.text'),
+      path: imagePath,
+      reference: imagePath.describe('The PNG before the text was added, same size.'),
+      x: px,
+      y: px,
+      width: size,
+      height: size,
+      color: hex.describe('The colour of the lettering.'),
+      within: z
+        .number()
+        .int()
+        .min(0)
+        .max(255)
+        .default(64)
+        .describe('Largest channel difference from color of a lettering pixel (antialiased edges fall out).'),
+      differ: z
+        .number()
+        .int()
+        .min(0)
+        .max(255)
+        .default(64)
+        .describe('A lettering pixel differs from the reference’s by more than this in some channel.'),
+      inkHeight: z
+        .strictObject({ min: size.optional(), max: size.optional() })
+        .optional()
+        .describe('Bounds on the height of the lettering (its bounding box), pixels: the font size asked.'),
+      inkWidth: z
+        .strictObject({ min: size.optional(), max: size.optional() })
+        .optional()
+        .describe('Bounds on its width: the whole line typed, not a letter or two.'),
+      strokes: z
+        .number()
+        .min(0)
+        .default(3)
+        .describe('Fewest runs of lettering pixels per row that has any (a filled box or a smear has one).'),
+      fill: z
+        .number()
+        .min(0)
+        .max(1)
+        .default(0.75)
+        .describe('Largest share of its bounding box the lettering fills (a solid block fills all of it).'),
+    })
+    .describe(
+      'New lettering of a colour inside a box of a PNG: pixels near the colour that the reference does not have, as tall and wide as asked, broken into strokes. It reads no words (no OCR): the spelling is not checked.',
+    ),
   z
     .strictObject({
       kind: z.literal('gimp.unchanged'),

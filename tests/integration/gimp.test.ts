@@ -17,11 +17,13 @@ import { type OfflineTask, offlineTask } from '../support/offlineTasks.ts';
 /**
  * The real GIMP against every feasible GIMP skill (one task each, made offline): GIMP's batch mode
  * (1) does the oracle's edits itself — scale, crop, flip, rotate, desaturate, brightness, saturation,
- * select-by-colour and clear, fill, canvas size, JPEG export — and that state passes every check and
- * invariant; (2) re-exports the oracle's images, which still pass; (3) exports the untouched picture
- * to the oracle's output, which fails. Every GIMP-made state is also graded by the shipped Python
- * checker, which must agree with the TypeScript probes verdict for verdict and observation for
- * observation (GIMP writes PNG with adaptive row filters, which our own encoder never does).
+ * select-by-colour and clear, fill, canvas size, text, JPEG export — and that state passes every
+ * check and invariant; (2) re-exports the oracle's images, which still pass; (3) exports the
+ * untouched picture to the oracle's output, which fails; (4) types the text skills' lettering in
+ * other faces, which pass, and in GIMP's default black, which fails. Every GIMP-made state is also
+ * graded by the shipped Python checker, which must agree with the TypeScript probes verdict for
+ * verdict and observation for observation (GIMP writes PNG with adaptive row filters, which our own
+ * encoder never does).
  */
 
 let tasks: OfflineTask[] = [];
@@ -175,4 +177,42 @@ test("GIMP re-exporting the oracle's images keeps them passing; the untouched pi
   assert.deepEqual(passed, [], 'the untouched picture exported by GIMP passes these skills');
   await sameInPython('reexported', passing);
   await sameInPython('untouched', failed);
+});
+
+test('lettering GIMP types in other faces passes the text skills; left in its default black it fails', async () => {
+  // The rubric reads new marks of a colour, not one font: a bold serif, a monospace and a narrow
+  // sans (capitals 0.66, 0.73 and 0.72 of the size, a character 0.45–0.7 of it) all pass.
+  const FACES = ['Serif Bold', 'Monospace', 'Liberation Sans Narrow'];
+  const lettered = tasks.filter((t) => gimpEdits(t).some((e) => e.op === 'gimp.text'));
+  assert.ok(lettered.length >= 2, `only ${lettered.length} GIMP skills type text`);
+  const variants = lettered.flatMap((task) => [
+    ...FACES.map((font) => ({ task, font, black: false })),
+    { task, font: undefined, black: true },
+  ]);
+  const faceOf = new Map<GimpEdit, string>();
+  const edits = variants.flatMap((v, i) =>
+    gimpEdits(v.task).map((e) => {
+      const m = moved(i, v.black && e.op === 'gimp.text' ? { ...e, color: '#000000' } : e);
+      if (v.font !== undefined) faceOf.set(m, v.font);
+      return m;
+    }),
+  );
+  const made = await runInGimp(merged(variants.map((v) => v.task.initial)), edits, {
+    font: (e) => faceOf.get(e),
+  });
+  const states = await Promise.all(
+    variants.map(async (v, i) => {
+      const files = split(made, i);
+      return { task: v.task, files, probes: await grade(v.task, files), v };
+    }),
+  );
+  const wrong = states.flatMap((s) => {
+    const failing = s.probes.flatMap((p, j) =>
+      p.pass ? [] : [`${[...s.task.checks, ...s.task.invariants][j]!.kind} ${JSON.stringify(p.observed)}`],
+    );
+    if (s.v.black) return failing.length > 0 ? [] : [`${s.task.skillId} in black passes`];
+    return failing.map((f) => `${s.task.skillId} in ${s.v.font}: ${f}`);
+  });
+  assert.deepEqual(wrong, []);
+  await sameInPython('faces', states);
 });

@@ -34,11 +34,24 @@ function rgb(hex: string): string {
   return `'(${[0, 2, 4].map((i) => Number.parseInt(h[1]!.slice(i, i + 2), 16)).join(' ')})`;
 }
 
+/** Text for a Script-Fu string: the characters our text edits allow, none of them `"` or `\\`. */
+function text(t: string): string {
+  if (!/^[A-Z0-9 .,:\-/'&()#!?+]+$/.test(t))
+    throw new Error(`unsafe text for Script-Fu: ${JSON.stringify(t)}`);
+  return `"${t}"`;
+}
+
 /** The drawable to act on: the image's layers merged (keeps alpha, unlike flatten). */
 const DRW = '(set! drw (car (gimp-image-merge-visible-layers img CLIP-TO-IMAGE)))';
 
-/** Script-Fu for one of our edits, with `img` and `drw` bound. */
-function body(e: GimpEdit): string {
+/** A font name as GIMP's font list gives it ("Serif Bold", "DejaVu Sans Mono"). */
+function face(f: string): string {
+  if (!/^[A-Za-z0-9 -]+$/.test(f)) throw new Error(`unsafe font name for Script-Fu: ${JSON.stringify(f)}`);
+  return `"${f}"`;
+}
+
+/** Script-Fu for one of our edits, with `img` and `drw` bound; text in `font` (GIMP's default sans). */
+function body(e: GimpEdit, font = 'Sans-serif'): string {
   switch (e.op) {
     case 'gimp.export':
       return '';
@@ -82,6 +95,12 @@ function body(e: GimpEdit): string {
           ? []
           : [`(gimp-context-set-background ${rgb(e.fill)})`, '(set! drw (car (gimp-image-flatten img)))']),
       ].join(' ');
+    case 'gimp.text':
+      // A new text layer in GIMP's default sans (DejaVu Sans here), merged down before the export.
+      return [
+        `(gimp-context-set-foreground ${rgb(e.color)})`,
+        `(gimp-text-fontname img -1 ${num(e.x)} ${num(e.y)} ${text(e.text)} 0 TRUE ${num(e.size)} PIXELS ${face(font)})`,
+      ].join(' ');
   }
 }
 
@@ -97,6 +116,7 @@ export interface GimpStep {
   from: string;
   to: string;
   edit: GimpEdit;
+  font?: string;
 }
 
 function stepScript(s: GimpStep): string {
@@ -104,7 +124,7 @@ function stepScript(s: GimpStep): string {
   return [
     `(let* ((img (car (gimp-file-load RUN-NONINTERACTIVE ${str(s.from)} ${str(s.from)}))) (drw 0))`,
     DRW,
-    body(s.edit),
+    body(s.edit, s.font),
     DRW,
     exportCall(s.to, format, s.edit.quality),
     '(gimp-image-delete img))',
@@ -113,9 +133,14 @@ function stepScript(s: GimpStep): string {
 
 /**
  * Runs edits in one GIMP process over a scratch home holding `files`; returns the home's files
- * afterwards (paths home-relative, as the preparers name them).
+ * afterwards (paths home-relative, as the preparers name them). `font` picks the face a text edit
+ * is typed in (another than the default, as a person may).
  */
-export async function runInGimp(files: FileMap, edits: GimpEdit[]): Promise<FileMap> {
+export async function runInGimp(
+  files: FileMap,
+  edits: GimpEdit[],
+  opts: { font?: (e: GimpEdit) => string | undefined } = {},
+): Promise<FileMap> {
   const home = mkdtempSync(path.join(tmpdir(), 'forge-gimp-'));
   try {
     for (const [rel, bytes] of Object.entries(files)) {
@@ -126,13 +151,16 @@ export async function runInGimp(files: FileMap, edits: GimpEdit[]): Promise<File
       from: path.join(home, e.path),
       to: path.join(home, e.to ?? e.path),
       edit: e,
+      font: opts.font?.(e),
     }));
     for (const s of steps) mkdirSync(path.dirname(s.to), { recursive: true });
+    // Fonts load only when an edit writes text (-f skips them, seconds saved on every other run).
+    const fonts = edits.some((e) => e.op === 'gimp.text');
     const args = [
       '-i',
       '-n',
       '-d',
-      '-f',
+      ...(fonts ? [] : ['-f']),
       ...steps.flatMap((s) => ['-b', stepScript(s)]),
       '-b',
       '(gimp-quit 0)',

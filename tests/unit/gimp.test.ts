@@ -1,18 +1,21 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { pixelsOf, readImage } from '../../preparers/gimp/decoded.ts';
 import { gimpPreparer as P } from '../../preparers/gimp/index.ts';
 import { jpegHeader } from '../../preparers/gimp/jpeg.ts';
 import { decodePng, encodePng } from '../../preparers/gimp/png.ts';
-import { blank } from '../../preparers/gimp/raster.ts';
+import { blank, fillRect } from '../../preparers/gimp/raster.ts';
+import { textWidth } from '../../preparers/gimp/text.ts';
 import { profileProblem } from '../../preparers/profiles/gate.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
+import { runCheckerBatch } from '../support/checkerHome.ts';
 
 const doc = (d: object) => P.docSchema.parse(d);
 const edit = (e: object) => P.editSchema.parse(e);
@@ -290,6 +293,152 @@ describe('gimp edits and checks', () => {
   });
 });
 
+describe('gimp text', () => {
+  const PHOTO = 'Pictures/trip/lake.png';
+  const DATED = 'Pictures/trip/lake-dated.png';
+  const W = 480;
+  const H = 320;
+  const ORANGE = '#ff8a1c';
+  const DATE = '14.07.2026';
+  const photo = () => P.build(PHOTO, doc({ scene: 'landscape', width: W, height: H, seed: 11 }));
+  const put = (initial: FileMap, e: object) =>
+    P.apply(initial, [
+      edit({ op: 'gimp.text', path: PHOTO, to: DATED, text: DATE, size: 24, color: ORANGE, ...e }),
+    ]);
+  // The oracle's place: bottom-right, 20 px in; the check's box is the right half of the bottom 30 %.
+  const x = W - 20 - textWidth(DATE, 24);
+  const y = H - 20 - 24;
+  const lettering = {
+    kind: 'gimp.text',
+    path: DATED,
+    reference: PHOTO,
+    x: W / 2,
+    y: H - 96,
+    width: W / 2,
+    height: 96,
+    color: ORANGE,
+    inkHeight: { min: 12, max: 24 },
+    inkWidth: { min: 84 },
+  };
+
+  test('the lettering passes in its corner and reads as lettering: tall as the size, broken into strokes', async () => {
+    const dated = await put(await photo(), { x, y });
+    const got = await P.probe(dated, check(lettering));
+    assert.equal(got.pass, true, JSON.stringify(got.observed));
+    const o = got.observed as { height: number; width: number; strokes: number; fill: number };
+    // Digits are 0.72 of the font size, ten of them about six tenths of it each.
+    assert.ok(Math.abs(o.height - 17) <= 1, `height ${o.height}`);
+    assert.ok(o.width > 130 && o.width < 160, `width ${o.width}`);
+    assert.ok(o.strokes >= 6 && o.fill < 0.5, JSON.stringify(o));
+  });
+
+  test('the other corner, nothing, black, a smaller size, a solid label or a part of the date all fail', async () => {
+    const initial = await photo();
+    const states: Record<string, FileMap> = {
+      'other corner': await put(initial, { x: 20, y }),
+      'top right': await put(initial, { x, y: 20 }),
+      'left black': await put(initial, { x, y, color: '#000000' }),
+      'at 0.6 of the size': await put(initial, { x, y, size: 14 }),
+      'the year only': await put(initial, { x: x + 100, y, text: '2026' }),
+      'nothing drawn': await P.apply(initial, [edit({ op: 'gimp.export', path: PHOTO, to: DATED })]),
+    };
+    // An orange label where the date goes: new marks of the colour, but one run a row, filling their box.
+    const img = decodePng(initial[PHOTO]!);
+    states['a solid label'] = {
+      ...initial,
+      [DATED]: encodePng(fillRect(img, x, y + 5, 150, 18, [255, 138, 28, 255])),
+    };
+    for (const [name, files] of Object.entries(states))
+      assert.equal((await P.probe(files, check(lettering))).pass, false, name);
+  });
+
+  test('the Python checker reads the same lettering figures as the probe, passing or not', async () => {
+    const initial = await photo();
+    const img = decodePng(initial[PHOTO]!);
+    const states: FileMap[] = [
+      await put(initial, { x, y }),
+      await put(initial, { x: 20, y }),
+      await put(initial, { x, y, size: 14 }),
+      { ...initial, [DATED]: encodePng(fillRect(img, x, y + 5, 150, 18, [255, 138, 28, 255])) },
+      await P.apply(initial, [edit({ op: 'gimp.export', path: PHOTO, to: DATED })]),
+    ];
+    const checks = [check(lettering), check({ ...lettering, x: 0, strokes: 1, fill: 1 })];
+    const work = mkdtempSync(path.join(tmpdir(), 'gimp-text-py-'));
+    const jobs = states.map((files, i) => {
+      const home = path.join(work, `s${i}`);
+      for (const [rel, bytes] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+        writeFileSync(path.join(home, rel), bytes);
+      }
+      return { home, checks };
+    });
+    const checker = path.join(work, 'forge_check.py');
+    writeFileSync(checker, checkerSource().text);
+    const py = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+    for (const [i, files] of states.entries())
+      for (const [j, c] of checks.entries()) {
+        const ts = await P.probe(files, c);
+        assert.equal(py[i]![j]!.pass, ts.pass, `state ${i} check ${j}`);
+        assert.deepEqual(py[i]![j]!.observed, ts.observed, `state ${i} check ${j}`);
+      }
+    assert.deepEqual(
+      states.map((_, i) => py[i]![0]!.pass),
+      [true, false, false, false, false],
+    );
+  });
+
+  test("a text edit's own near misses: GIMP's default black, the same line on the other side", async () => {
+    const initial = await photo();
+    const oracle = [
+      edit({ op: 'gimp.text', path: PHOTO, to: DATED, text: DATE, x, y, size: 24, color: ORANGE }),
+    ];
+    const mutants = await P.mutants!(oracle, initial);
+    assert.deepEqual(mutants.map((m) => m.name).sort(), [
+      'saved over the original instead of exporting',
+      'text left in the default black',
+      'text on the other side',
+    ]);
+    const across = mutants.find((m) => m.name === 'text on the other side')!.edits[0] as { x: number };
+    assert.equal(across.x, 20);
+    for (const m of mutants) {
+      const state = await P.apply(initial, m.edits);
+      // (saved over the original: no export to read, which the probe reports as a failure)
+      assert.equal((await probeCheck(state, check(lettering))).pass, false, m.name);
+    }
+  });
+
+  test('text is limited to what the oracle can draw and Script-Fu can carry', () => {
+    for (const text of ['DRAFT', '14.07.2026', "O'HARA & SONS (COPY) #2"])
+      assert.equal(
+        P.editSchema.safeParse({
+          op: 'gimp.text',
+          path: 'a.png',
+          text,
+          x: 0,
+          y: 0,
+          size: 20,
+          color: '#000000',
+        }).success,
+        true,
+        text,
+      );
+    for (const text of ['draft', 'say "hi"', 'a\\b', 'LINE\nTWO', ''])
+      assert.equal(
+        P.editSchema.safeParse({
+          op: 'gimp.text',
+          path: 'a.png',
+          text,
+          x: 0,
+          y: 0,
+          size: 20,
+          color: '#000000',
+        }).success,
+        false,
+        text,
+      );
+  });
+});
+
 describe('gimp schema and profile', () => {
   test('paths must be safe image paths, and spec text never reaches a path unchecked', () => {
     assert.equal(
@@ -335,7 +484,7 @@ describe('gimp schema and profile', () => {
       (m.call.expected as unknown as { rules: { expected: string } }).rules.expected,
     );
     assert.equal(run('missing.png'), '');
-    for (const kind of ['gimp.image', 'gimp.matches', 'gimp.measure', 'gimp.region'])
+    for (const kind of ['gimp.image', 'gimp.matches', 'gimp.measure', 'gimp.region', 'gimp.text'])
       assert.equal(P.osworld[kind]!({ kind, path: 'a.png' }).ok, false);
   });
 });
