@@ -1045,8 +1045,21 @@ def calc_conditional_format(env, ws, c):
                           'values': [all_text(f) for f in descendants(rule, 'formula')],
                           'fill': fill_of_dxf(dxf)})
 
+    def encloses(outer, inner):
+        try:
+            o = parse_range(split_sheet_ref(outer))
+            i = parse_range(split_sheet_ref(inner))
+        except Exception:
+            return False
+        return o[0] <= i[0] and o[1] <= i[1] and o[2] >= i[2] and o[3] >= i[3]
+
+    def spans(s):
+        # conditionalCheck.ts spans: at least `covers`, at most `within`.
+        return encloses(s, c['covers']) and (c.get('within') is None or encloses(c['within'], s))
+
     def fits(r):
         return ((c.get('range') is None or any(same_range(s, c['range']) for s in r['ranges'])) and
+                (c.get('covers') is None or any(spans(s) for s in r['ranges'])) and
                 (c.get('operator') is None or r['operator'] == c['operator']) and
                 (c.get('values') is None or (len(r['values']) == len(c['values']) and
                                              all(same_cf_value(r['values'][i], v) for i, v in enumerate(c['values'])))) and

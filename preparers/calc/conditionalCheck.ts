@@ -1,6 +1,6 @@
 import type JSZip from 'jszip';
 import type { ProbeResult } from '../types.ts';
-import { splitSheetRef } from './a1.ts';
+import { parseRange, splitSheetRef } from './a1.ts';
 import type { CalcCheck } from './schema.ts';
 import { fillFits } from './styles.ts';
 import { attr, findAll, parseXml, readPart, text, type XmlNode } from './xml.ts';
@@ -36,6 +36,17 @@ const sameRange = (a: string, b: string) => {
   }
 };
 
+/** Whether range `outer` spans every cell of `inner` (sheet names and $ ignored). */
+function encloses(outer: string, inner: string): boolean {
+  try {
+    const o = parseRange(splitSheetRef(outer).range);
+    const i = parseRange(splitSheetRef(inner).range);
+    return o.top <= i.top && o.left <= i.left && o.bottom >= i.bottom && o.right >= i.right;
+  } catch {
+    return false;
+  }
+}
+
 function sameValue(got: string, want: number | string): boolean {
   const g = got.trim().replace(/^"|"$/g, '');
   if (typeof want === 'number') return Number(g) === want;
@@ -64,8 +75,11 @@ export async function probeConditionalFormat(
       });
     }
   }
+  const spans = (s: string) =>
+    encloses(s, check.covers!) && (check.within === undefined || encloses(check.within, s));
   const fits = (r: Rule) =>
     (check.range === undefined || r.ranges.some((s) => sameRange(s, check.range!))) &&
+    (check.covers === undefined || r.ranges.some(spans)) &&
     (check.operator === undefined || r.operator === check.operator) &&
     (check.values === undefined ||
       (r.values.length === check.values.length &&

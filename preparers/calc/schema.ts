@@ -598,6 +598,14 @@ export const calcCheckSchema = z
         kind: z.literal('calc.conditional_format'),
         ...on,
         range: rangeRef.optional().describe('A rule covers exactly this range; any rule when omitted.'),
+        covers: rangeRef
+          .optional()
+          .describe(
+            'Instead of an exact range: a rule spans at least this (the column the instruction names)…',
+          ),
+        within: rangeRef
+          .optional()
+          .describe('…and no more than this (room for new rows, the header left out).'),
         operator: conditionalRule.shape.operator
           .optional()
           .describe('That rule compares with this operator.'),
@@ -614,6 +622,12 @@ export const calcCheckSchema = z
       .refine(
         (c) => c.fillAlso === undefined || c.fill !== undefined,
         'fillAlso widens a fill: give the fill',
+      )
+      .refine(
+        (c) =>
+          (c.range === undefined || c.covers === undefined) &&
+          (c.within === undefined || c.covers !== undefined),
+        'give range, or covers (with an optional within)',
       ),
     z
       .object({
