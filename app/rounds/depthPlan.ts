@@ -23,7 +23,7 @@ export async function skillDepths(
 ): Promise<Map<string, { depth: number; apps: number }>> {
   const result = await db.execute<{ skill_id: string; depth: number; apps: number }>(sql`
     SELECT v.skill_id, coalesce((v.spec->>'features')::int, 1) AS depth,
-      coalesce(jsonb_array_length(v.spec->'apps'), 1) AS apps
+      coalesce(jsonb_array_length((v.spec->'apps')::jsonb), 1) AS apps
     FROM skill_spec_versions v
     JOIN unnest(${sql.param(entries.map((e) => e.skillId))}::text[], ${sql.param(entries.map((e) => e.specVersion))}::int[])
       AS u(skill_id, version) ON v.skill_id = u.skill_id AND v.version = u.version`);
