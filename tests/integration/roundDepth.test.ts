@@ -7,9 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { difficultyReport } from '../../app/difficultyReport.ts';
 import { waitForRound } from '../../app/rounds/control.ts';
+import { applyDepthChoice } from '../../app/rounds/depthPlan.ts';
 import { startRound } from '../../app/rounds/start.ts';
 import { exportPack } from '../../export/exportPack.ts';
-import { rounds, tasks } from '../../infra/db/schema.ts';
+import { rounds, skills, tasks } from '../../infra/db/schema.ts';
 import { repoRoot } from '../../infra/paths.ts';
 import { RoundRequestError } from '../../infra/requestError.ts';
 import { startTestForge, type TestForge } from '../support/workers.ts';
@@ -19,6 +20,7 @@ const freshSeed = () => Math.floor(Date.now() % 1_000_000_000);
 
 const SHALLOW = 'calc.formulas.sum-column'; // one feature: a SUM formula
 const DEEP = 'calc.formulas.percent-of-total'; // two: a share formula, then a percentage format
+const LONG = 'composite.os-calc-writer-impress-thunderbird.month-end-close'; // six steps over five apps
 
 describe('a round with a depth mix on the real Temporal, MinIO and Postgres', () => {
   let forge: TestForge;
@@ -123,5 +125,29 @@ describe('a round with a depth mix on the real Temporal, MinIO and Postgres', ()
       .split('\n')
       .map((l) => JSON.parse(l) as { skill: { id: string }; depth?: number });
     assert.deepEqual(lines.map((l) => [l.skill.id, l.depth]).sort(), depthBySkill);
+  });
+
+  test('a default round gives a long-horizon workflow more tasks, read from the stored specs; an allocation stays as given', async () => {
+    // The earlier tests' rounds synced the library, so every skill has a stored spec version.
+    const { db } = forge.runtime.database;
+    const rows = await db.select({ id: skills.id, version: skills.currentVersion }).from(skills);
+    const version = new Map(rows.map((r) => [r.id, r.version]));
+    const plan = [SHALLOW, DEEP, LONG].map((skillId) => ({
+      skillId,
+      specVersion: version.get(skillId)!,
+      tasks: 3,
+    }));
+    assert.ok(plan.every((e) => e.specVersion !== undefined));
+    const byDefault = await applyDepthChoice(db, plan, {});
+    const tasks = new Map(byDefault.entries.map((e) => [e.skillId, e.tasks]));
+    // 6 other tasks: 6% of the round needs ceil(6 × 0.06 / 0.94) = 1, which the 3 already are.
+    assert.deepEqual([...tasks.values()], [3, 3, 3]);
+    const many = Array.from({ length: 100 }, (_, i) => ({ ...plan[0]!, skillId: `${SHALLOW}#${i}` }));
+    // Unknown ids read as depth 1: 300 other tasks need ceil(300 × 0.06 / 0.94) = 20 long ones.
+    const raised = await applyDepthChoice(db, [...many, plan[2]!], {});
+    assert.equal(raised.entries.find((e) => e.skillId === LONG)?.tasks, 20);
+    assert.ok(raised.entries.filter((e) => e.skillId !== LONG).every((e) => e.tasks === 3));
+    const given = await applyDepthChoice(db, [...many, plan[2]!], { allocation: { [LONG]: 3 } });
+    assert.equal(given.entries.find((e) => e.skillId === LONG)?.tasks, 3);
   });
 });
