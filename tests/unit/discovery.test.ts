@@ -9,10 +9,10 @@ import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**
  * Issue 30 asks that ≥ 30% of goal-level tasks make the agent find its target. The library holds
- * what is reached so far (56 skills, 19.0% of 295); these floors keep it from slipping back while
+ * what is reached so far (57 skills, 19.3% of 295); these floors keep it from slipping back while
  * it grows toward that target.
  */
-const DISCOVERY_SKILLS = 56;
+const DISCOVERY_SKILLS = 57;
 const DISCOVERY_FLOOR = 0.18;
 
 describe('discovery targets', () => {
