@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { safeRelativePath } from '../paths.ts';
 import { SCENES } from './scene.ts';
-import { TEXT_CHARS } from './text.ts';
+
+/** The characters the oracle can draw (text.ts); a spec's text is limited to them (and so kept safe for Script-Fu). */
+const TEXT_CHARS = /^[A-Z0-9 .,:\-/'&()#!?+]+$/;
 
 /** The image formats the preparer writes and the checks read, by file extension. */
 export const IMAGE_EXT = /\.(png|jpe?g)$/i;

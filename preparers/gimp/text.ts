@@ -9,9 +9,6 @@ import type { Raster } from './raster.ts';
  * (a filled box or a smear is not). checker.py computes the same figures the same way.
  */
 
-/** The characters the oracle can draw; a spec's text is limited to them (and so kept safe for Script-Fu). */
-export const TEXT_CHARS = /^[A-Z0-9 .,:\-/'&()#!?+]+$/;
-
 const G: Record<string, string> = {
   A: '.###. #...# #...# ##### #...# #...# #...#',
   B: '####. #...# #...# ####. #...# #...# ####.',
