@@ -6,12 +6,18 @@ import { deriveSeed } from '../skills/random.ts';
 import { authorTask as runAuthoring } from '../skills/run/author.ts';
 import type { Context } from '../skills/template.ts';
 import { runInProcess, type TaskStages } from '../taskcore/pipeline.ts';
+import {
+  judgeOfflineHint,
+  judgeOutput,
+  judgePrompt,
+  judgeScore,
+  judgeSystem,
+} from '../taskcore/verify/judge.ts';
 import type { ActivityDeps } from './deps.ts';
 import { createPrepareStages, type Held, type TaskFields } from './prepare.ts';
 import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import { loadState, saveContext, saveState, type TaskState } from './taskState.ts';
 import type { BatchedResult, PrepareResult, StepResult, TaskRef } from './types.ts';
-import { judgeOfflineHint, judgeOutput, judgePrompt, judgeScore, judgeSystem } from './verify/judge.ts';
 
 /** The judge's call for a task state (the floor benchmark makes the same call in process). */
 export function judgeRequest(state: TaskState, taskSeed: number) {

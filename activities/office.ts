@@ -1,5 +1,6 @@
 import { officeFormatOf, roundTripOfficeSettled } from '../preparers/office/index.ts';
 import type { FileMap } from '../preparers/types.ts';
+import { exportGate } from '../taskcore/verify/exportGate.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
 import { recordNodeRuns, rejectTask } from './taskRecords.ts';
@@ -13,7 +14,6 @@ import {
   type TaskState,
 } from './taskState.ts';
 import type { StepResult, TaskRef } from './types.ts';
-import { exportGate } from './verify/exportGate.ts';
 
 /**
  * Verification step 4, on the office queue (hosts with LibreOffice): the initial and solved office

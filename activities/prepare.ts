@@ -6,10 +6,12 @@ import { appOfPath, archivedProfileOf, probeCheck, profileArchivePath } from '..
 import type { FileMap } from '../preparers/types.ts';
 import { depthOf, isDiscovery } from '../skills/depth.ts';
 import type { Context } from '../skills/template.ts';
+import { dedupSignature, packageFor } from '../taskcore/packageTask.ts';
+import { prepareInMemory } from '../taskcore/prepareCore.ts';
+import { isNearDuplicate } from '../taskcore/verify/dedup.ts';
+import { profileArchiveOf } from '../taskcore/verify/exportGate.ts';
 import type { ActivityDeps } from './deps.ts';
 import { acceptTask, type PreparedFields, readForPackaging } from './packageStatements.ts';
-import { dedupSignature, packageFor } from './packageTask.ts';
-import { prepareInMemory } from './prepareCore.ts';
 import { type NodeRun, recordNodeRuns, rejectTask } from './taskRecords.ts';
 import {
   contentTypeOf,
@@ -21,10 +23,8 @@ import {
   type TaskState,
 } from './taskState.ts';
 import type { PrepareResult, StepResult, TaskRef } from './types.ts';
-import { isNearDuplicate } from './verify/dedup.ts';
-import { profileArchiveOf } from './verify/exportGate.ts';
 
-export type { RubricStats } from './verify/rubricProof.ts';
+export type { RubricStats } from '../taskcore/verify/rubricProof.ts';
 
 export async function probeAll(
   files: FileMap,

@@ -2,16 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.ts';
 import { taskSpendSql } from '../infra/db/queries/spend.ts';
 import { taskNodeRuns, tasks } from '../infra/db/schema.ts';
+import type { NodeRun } from '../taskcore/nodeRun.ts';
 import type { StepResult, TaskOutcome, TaskRef } from './types.ts';
 
-export interface NodeRun {
-  nodeId: string;
-  kind: string;
-  status: 'ok' | 'failed' | 'rejected';
-  durationMs: number;
-  outputKey?: string;
-  detail?: string;
-}
+export type { NodeRun };
 
 /** Node runs are keyed by (task, node): a retried stage overwrites its own rows, never duplicates. */
 export async function recordNodeRuns(database: Database, taskId: string, runs: NodeRun[]): Promise<void> {

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { contextKey, loadState, type TaskState } from '../activities/taskState.ts';
-import { CELL_REF } from '../activities/verify/instruction.ts';
 import type { Database } from '../infra/db/client.ts';
 import { tasks } from '../infra/db/schema.ts';
 import type { ObjectStore } from '../infra/objectStore.ts';
 import { placeholderIn } from '../skills/content/placeholder.ts';
 import { LEVELS } from '../skills/levels.ts';
+import { CELL_REF } from '../taskcore/verify/instruction.ts';
 import {
   type ContentFigures,
   contentFigures,

@@ -1,14 +1,14 @@
 /**
  * The export gate's cost per task: tasks of every skill (offline model, one per level) go through the
- * prepare stage's in-memory work (activities/prepareCore.ts), and the gate's node run (verify_export)
+ * prepare stage's in-memory work (taskcore/prepareCore.ts), and the gate's node run (verify_export)
  * is set against the whole stage. BENCH_RUNS passes over the library; each pass prints its medians,
  * then the median of the passes. BENCH_LEVELS (e.g. `goal`) narrows the levels. BENCH_TASK_CONCURRENCY tasks are prepared at once, as a worker's
  * batch does, so concurrent tasks share Python starts. Usage: npm run bench:gate
  */
 import { loadavg } from 'node:os';
-import { prepareInMemory } from '../activities/prepareCore.ts';
 import { loadSkillLibrary } from '../skills/load.ts';
 import { authorTask } from '../skills/run/author.ts';
+import { prepareInMemory } from '../taskcore/prepareCore.ts';
 import { offlineCaller } from '../tests/support/offlineAuthor.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);

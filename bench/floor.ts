@@ -5,13 +5,9 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { judgeRequest } from '../activities/llmStage.ts';
 import { officeRoundTrip } from '../activities/office.ts';
-import { dedupSignature, packageFor } from '../activities/packageTask.ts';
-import { prepareInMemory } from '../activities/prepareCore.ts';
 import { taskIdFor } from '../activities/taskIdentity.ts';
 import type { StoredFile, TaskState } from '../activities/taskState.ts';
 import type { TaskRef } from '../activities/types.ts';
-import { isNearDuplicate } from '../activities/verify/dedup.ts';
-import { judgeScore } from '../activities/verify/judge.ts';
 import { officeSettingsOf } from '../app/officeSettings.ts';
 import { loadConfig } from '../infra/config.ts';
 import { ObjectStore } from '../infra/objectStore.ts';
@@ -28,7 +24,11 @@ import { type LoadedSpec, readSkillLibrary } from '../skills/load.ts';
 import { deriveSeed } from '../skills/random.ts';
 import { authorTask, type LlmCaller } from '../skills/run/author.ts';
 import type { Context } from '../skills/template.ts';
+import { dedupSignature, packageFor } from '../taskcore/packageTask.ts';
 import { runFusedPipeline, runInProcess, type TaskStages } from '../taskcore/pipeline.ts';
+import { prepareInMemory } from '../taskcore/prepareCore.ts';
+import { isNearDuplicate } from '../taskcore/verify/dedup.ts';
+import { judgeScore } from '../taskcore/verify/judge.ts';
 
 /** Skills whose tasks carry no office document (bench/round.ts uses the same selection). */
 export const NO_OFFICE = ['os.*', 'thunderbird.*'];

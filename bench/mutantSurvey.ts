@@ -1,12 +1,13 @@
 /**
  * The mutation adversary over the whole library, outside a round: one offline task per skill, its
- * mutants (activities/verify/mutants.ts) applied and probed with the rubric and the derived
+ * mutants (taskcore/verify/mutants.ts) applied and probed with the rubric and the derived
  * invariants; prints each survivor, each oracle edit no check the untouched state passes caught a
  * mutant of, and the totals. `npx tsx bench/mutantSurvey.ts [skill-id prefix]`.
  */
-import { attackRubric, deriveMutants, sameFiles } from '../activities/verify/mutants.ts';
+
 import { applyEdits, probeCheck } from '../preparers/registry.ts';
 import { loadSkillLibrary } from '../skills/load.ts';
+import { attackRubric, deriveMutants, sameFiles } from '../taskcore/verify/mutants.ts';
 import { offlineTask } from '../tests/support/offlineTasks.ts';
 
 const only = process.argv[2] ?? '';

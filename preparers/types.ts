@@ -117,7 +117,7 @@ export interface Preparer<
   rights?(edits: Edit[]): { name: GenericRightName; edits: Edit[] }[];
   /**
    * Near misses of the oracle's edits that only this app can derive (a formula typed as its value,
-   * the neighbouring message), beyond the generic field mutations (activities/verify/mutants.ts),
+   * the neighbouring message), beyond the generic field mutations (taskcore/verify/mutants.ts),
    * each of which the rubric must fail. `edits` are all of this app's edits of the task; each
    * mutant answers them one for one and names the edit (0-based among them) it attacks, if one.
    */
@@ -151,7 +151,7 @@ export interface Preparer<
   owns?(path: string): boolean;
   /** A profile the setup unpacks from one archive (its many small files travel as one download). */
   profile?: ArchivedProfile;
-  /** How the instruction checks (activities/verify/instruction.ts) read an instruction for this app. */
+  /** How the instruction checks (taskcore/verify/instruction.ts) read an instruction for this app. */
   instruction?: InstructionRules;
 }
 

@@ -5,11 +5,11 @@ import { createPrepareActivities, type RubricStats } from '../../activities/prep
 import { createRoundActivities } from '../../activities/round.ts';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
 import type { TaskOutcome, TaskRef } from '../../activities/types.ts';
-import type { MutantReport } from '../../activities/verify/mutants.ts';
-import type { WrongVerdict } from '../../activities/verify/wrongSolutions.ts';
 import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import { type PipelineRunner, runFusedPipeline } from '../../taskcore/pipeline.ts';
+import type { MutantReport } from '../../taskcore/verify/mutants.ts';
+import type { WrongVerdict } from '../../taskcore/verify/wrongSolutions.ts';
 import type { Runtime } from '../runtime.ts';
 import { newRoundId } from './start.ts';
 

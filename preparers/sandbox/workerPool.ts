@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { BoundedWorker, type Budget, BudgetExceededError, overBudget } from './boundedWorker.ts';
 
 /**
- * The jobs of one task (activities/prepareCore.ts opens a scope per task). The pool shares its
+ * The jobs of one task (taskcore/prepareCore.ts opens a scope per task). The pool shares its
  * workers fairly between scopes, and a job that already broke its budget in a scope is not run again
  * in it: a check that can run away on one state is not worth another few seconds on the next.
  */

@@ -13,7 +13,7 @@ import { SYSTEM_PYTHON } from '../support/checkerHome.ts';
  * verify tasks here and the Python checker that grades them inside an OSWorld VM. Every kind has a
  * checker function (below). That they agree — verdict and observed value, on the initial state, the
  * oracle, every wrong and correct alternative and the LibreOffice-resaved states — is proved for every
- * task by the export gate (activities/verify/exportGate.ts), which the whole-library round runs on
+ * task by the export gate (taskcore/verify/exportGate.ts), which the whole-library round runs on
  * three tasks of every skill (tests/integration/skillLibrary.test.ts), and on shuffled and canonical
  * payloads by tests/unit/keyOrder.property.test.ts.
  */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { draftTask, exportGate } from '../../activities/verify/exportGate.ts';
 import { ResidentOffice, residentOptions } from '../../preparers/office/index.ts';
 import { appOfPath, probeCheck } from '../../preparers/registry.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
+import { draftTask, exportGate } from '../../taskcore/verify/exportGate.ts';
 import { madeInLibreOffice } from '../support/madeInLibreOffice.ts';
 import { offlineTask } from '../support/offlineTasks.ts';
 

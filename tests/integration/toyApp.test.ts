@@ -4,9 +4,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import type { RubricStats } from '../../activities/verify/rubricProof.ts';
 import type { DryRunResult } from '../../app/rounds/dryRun.ts';
 import { forgeHome } from '../../infra/paths.ts';
+import type { RubricStats } from '../../taskcore/verify/rubricProof.ts';
 import { addToyApp, copyRepository, git, REGISTRATION_FILES, TOY_FOLDERS } from '../support/toyAppCopy.ts';
 
 /**

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import JSZip from 'jszip';
-import { prepareInMemory } from '../../activities/prepareCore.ts';
 import { ResidentOffice, residentOptions } from '../../preparers/office/index.ts';
 import { probeCheck } from '../../preparers/registry.ts';
 import { openDocx } from '../../preparers/writer/document.ts';
 import { tocInfo } from '../../preparers/writer/toc.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
+import { prepareInMemory } from '../../taskcore/prepareCore.ts';
 import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**

@@ -1,4 +1,3 @@
-import { proveRubric, type RubricProof } from '../../activities/verify/rubricProof.ts';
 import { answerFor } from '../../llm/offline/server.ts';
 import { mergeOsManifests, OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
 import { applyEdits, preparers } from '../../preparers/registry.ts';
@@ -6,6 +5,7 @@ import type { AppId, FileMap } from '../../preparers/types.ts';
 import { authorTask, type LlmCaller } from '../../skills/run/author.ts';
 import { type MaterializedTask, materializeTask } from '../../skills/run/materialize.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
+import { proveRubric, type RubricProof } from '../../taskcore/verify/rubricProof.ts';
 
 /**
  * One task of a skill through authoring (the offline model's answer function, in process),

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { setupStepsFor } from '../../activities/setupSteps.ts';
 import type { TaskState } from '../../activities/taskState.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../../preparers/home/manifest.ts';
 import { appOfPath, archivedProfileOf, packArchivedProfile, probeCheck } from '../../preparers/registry.ts';
+import { setupStepsFor } from '../../taskcore/setupSteps.ts';
 import { buildTaskPackage, type TaskArtifact, type TaskPackage } from '../../taskpack/taskPackage.ts';
 import type { OfflineTask } from './offlineTasks.ts';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { prepareInMemory } from '../../activities/prepareCore.ts';
-import { discoveryProblem, targetsOf } from '../../activities/verify/discovery.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import { materializeTask } from '../../skills/run/materialize.ts';
+import { prepareInMemory } from '../../taskcore/prepareCore.ts';
+import { discoveryProblem, targetsOf } from '../../taskcore/verify/discovery.ts';
 import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**

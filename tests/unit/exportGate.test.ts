@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { type PreparedTask, prepareInMemory } from '../../activities/prepareCore.ts';
-import { exportGate, type GateState } from '../../activities/verify/exportGate.ts';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { CheckerRunner } from '../../preparers/checker/runner.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
+import { type PreparedTask, prepareInMemory } from '../../taskcore/prepareCore.ts';
+import { exportGate, type GateState } from '../../taskcore/verify/exportGate.ts';
 import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**

@@ -31,7 +31,7 @@ const selfContained = new Set(['infra']);
 const SETTINGS = 'infra/config.ts';
 
 /** The rooms of the task core and its faces that must not name an application (the preparers own that). */
-const appAgnostic = ['activities', 'skills', 'export', 'taskpack', 'workflows'];
+const appAgnostic = ['activities', 'taskcore', 'skills', 'export', 'taskpack', 'workflows'];
 
 /** Files outside the rooms: build tooling with no project imports of its own. */
 const tooling = new Set(['.', 'scripts']);

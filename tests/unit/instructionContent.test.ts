@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { en, Faker } from '@faker-js/faker';
-import { instructionProblems, proseProblem } from '../../activities/verify/instruction.ts';
 import { cellAddressesIn } from '../../app/contentReport.ts';
 import { contentKits, offlineContentPool } from '../../llm/offline/content/kit.ts';
 import { preparers } from '../../preparers/registry.ts';
@@ -11,6 +10,7 @@ import { LEVELS, levelFor, levelPlan, parseLevelMix } from '../../skills/levels.
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import { materializeTask } from '../../skills/run/materialize.ts';
+import { instructionProblems, proseProblem } from '../../taskcore/verify/instruction.ts';
 import { offlineCaller } from '../support/offlineAuthor.ts';
 
 describe('instruction levels', () => {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deriveMutants } from '../../activities/verify/mutants.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { type SkillSpec, skillSpecSchema } from '../../skills/schema.ts';
+import { deriveMutants } from '../../taskcore/verify/mutants.ts';
 import { proveLocally } from '../support/localProof.ts';
 
 /**
- * The mutation adversary (activities/verify/mutants.ts): near misses of the oracle's edits that a
+ * The mutation adversary (taskcore/verify/mutants.ts): near misses of the oracle's edits that a
  * rubric must fail. A weak rubric is rejected `rubric_accepts_mutant` with the survivor named; a
  * declared freedom turns its field's variants into correct alternatives; kills are counted honestly.
  */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { referenceProblems } from '../../activities/verify/references.ts';
 import { osPreparer as os } from '../../preparers/os/index.ts';
+import { referenceProblems } from '../../taskcore/verify/references.ts';
 
 test('a file name the instruction mentions may be a symlink the oracle creates (it lives in the OS manifest)', async () => {
   const initial = await os.build(

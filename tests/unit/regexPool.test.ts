@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { prepareInMemory } from '../../activities/prepareCore.ts';
 import { applyOs } from '../../preparers/os/apply.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import { regexPool, regexTest, setRegexBudget } from '../../preparers/sandbox/regex.ts';
@@ -8,6 +7,7 @@ import { withSandboxScope } from '../../preparers/sandbox/workerPool.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
+import { prepareInMemory } from '../../taskcore/prepareCore.ts';
 import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**

@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { prepareInMemory } from '../../activities/prepareCore.ts';
-import { genericRights } from '../../activities/verify/rightSolutions.ts';
-import { proveRubric } from '../../activities/verify/rubricProof.ts';
 import { type CellSnap, labelCells } from '../../preparers/calc/invariants.ts';
 import { applyEdits, preparers, probeCheck } from '../../preparers/registry.ts';
 import { GENERIC_RIGHTS } from '../../preparers/types.ts';
@@ -10,6 +7,9 @@ import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
 import { materializeTask } from '../../skills/run/materialize.ts';
 import { type SkillSpec, skillSpecSchema } from '../../skills/schema.ts';
+import { prepareInMemory } from '../../taskcore/prepareCore.ts';
+import { genericRights } from '../../taskcore/verify/rightSolutions.ts';
+import { proveRubric } from '../../taskcore/verify/rubricProof.ts';
 import { buildLocalTask, offlineCaller, proveLocally } from '../support/localProof.ts';
 
 /**

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { judgePrompt, judgeSystem } from '../../activities/verify/judge.ts';
 import { ConfigError, loadConfig, redactUrls } from '../../infra/config.ts';
 import { assertServicesBind } from '../../infra/dev/stack.ts';
 import { RoundEventHub } from '../../server/roundEvents.ts';
+import { judgePrompt, judgeSystem } from '../../taskcore/verify/judge.ts';
 
 describe('settings: secrets stay out of errors, binds are separate', () => {
   test('a bad secret-looking setting or URL is reported without its value', () => {

@@ -14,10 +14,10 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { setupStepsFor } from '../../activities/setupSteps.ts';
 import type { TaskState } from '../../activities/taskState.ts';
 import { type OsworldContext, setupStep } from '../../export/osworld/task.ts';
 import { commandProblem } from '../../export/packRules.ts';
+import { setupStepsFor } from '../../taskcore/setupSteps.ts';
 import { buildTaskPackage } from '../../taskpack/taskPackage.ts';
 import { calcPackageInput, type FixtureFile, sha256Of } from './packageFixtures.ts';
 

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { genericRights } from '../../activities/verify/rightSolutions.ts';
 import { CheckerRunner } from '../../preparers/checker/runner.ts';
 import { materializeHome } from '../../preparers/home/materialize.ts';
 import { applyEdits as applyRaw } from '../../preparers/registry.ts';
 import { thunderbirdPreparer as tb } from '../../preparers/thunderbird/index.ts';
 import type { FileMap } from '../../preparers/types.ts';
+import { genericRights } from '../../taskcore/verify/rightSolutions.ts';
 import { annInboxDoc } from '../support/thunderbirdDoc.ts';
 
 /**

@@ -6,7 +6,6 @@ import type { Context } from '../skills/template.ts';
 import { type BuiltTaskPackage, buildTaskPackage, type TaskArtifact } from '../taskpack/taskPackage.ts';
 import { setupStepsFor } from './setupSteps.ts';
 import type { TaskState } from './taskState.ts';
-import type { TaskRef } from './types.ts';
 import { minhash, paramSignature } from './verify/dedup.ts';
 
 /**
@@ -40,7 +39,7 @@ export interface PackageProvenance {
 }
 
 export function packageFor(a: {
-  task: Pick<TaskRef, 'taskId' | 'taskSeed'>;
+  task: { taskId: string; taskSeed: number };
   version: number;
   spec: SkillSpec;
   state: TaskState;

@@ -7,7 +7,7 @@ import type { AppId, FileMap, ProbeResult } from '../preparers/types.ts';
 import { type MaterializedTask, materializeTask } from '../skills/run/materialize.ts';
 import { nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import { type Context, TemplateError } from '../skills/template.ts';
-import type { NodeRun } from './taskRecords.ts';
+import type { NodeRun } from './nodeRun.ts';
 import { discoveryProblem } from './verify/discovery.ts';
 import { draftTask, exportGate, type GateTask, type GateTaskFields } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
@@ -155,7 +155,7 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
   runs[runs.length - 1]!.durationMs = lap();
   const { checks, items, before, after, stats } = proof;
 
-  // The task as it will ship, graded as the harness grades it (activities/verify/exportGate.ts).
+  // The task as it will ship, graded as the harness grades it (taskcore/verify/exportGate.ts).
   const fields: GateTaskFields = {
     instruction: m.instruction,
     items,
