@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import { type DifficultyReport, difficultyReport } from '../../app/difficultyReport.ts';
-import { loadConfig } from '../../infra/config.ts';
-import { openDatabase } from '../../infra/db/client.ts';
-import { resolveServiceEndpoints } from '../../infra/dev/endpoints.ts';
 import { formatInt, formatPercent, formatUsd } from '../../server/public/format.js';
-import { roundIdSchema } from '../../server/schemas.ts';
 import { renderTable } from './costs.ts';
+import { addRoundReport } from './roundReport.ts';
 
 const decimal = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 const depthName = (d: number | null) => (d === null ? 'unknown' : String(d));
@@ -45,23 +42,11 @@ export function difficultyLines(r: DifficultyReport): string[] {
 
 /** `forge report difficulty --round R [--json]`, registered in the report group (cli/commands/report.ts). */
 export function addDifficultyCommand(report: Command): void {
-  report
-    .command('difficulty')
-    .description(
-      'how hard a round’s accepted tasks are: depth histogram (distinct features per task), discovery share at goal level, long-horizon share, checkpoints per task',
-    )
-    .requiredOption('--round <id>', 'round id')
-    .option('--json', 'print the report as JSON')
-    .action(async (opts: { round: string; json?: boolean }) => {
-      const roundId = roundIdSchema.parse(opts.round);
-      const database = openDatabase(resolveServiceEndpoints(loadConfig()).databaseUrl, 2);
-      try {
-        const r = await difficultyReport(database.db, roundId);
-        process.stdout.write(
-          opts.json ? `${JSON.stringify(r, null, 2)}\n` : `${difficultyLines(r).join('\n')}\n`,
-        );
-      } finally {
-        await database.close();
-      }
-    });
+  addRoundReport(
+    report,
+    'difficulty',
+    'how hard a round’s accepted tasks are: depth histogram (distinct features per task), discovery share at goal level, long-horizon share, checkpoints per task',
+    ({ database }, roundId) => difficultyReport(database.db, roundId),
+    difficultyLines,
+  );
 }
