@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childEnv } from './childEnv.ts';
 
 /**
  * Runs programs from a small helper process instead of this one. Node forks the whole process to
@@ -105,13 +106,20 @@ function idle(): void {
 
 function direct(file: string, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) =>
-    execFile(file, args, { ...options, encoding: 'buffer' }, (err, stdout, stderr) =>
-      err ? reject(Object.assign(err, { stdout, stderr })) : resolve({ stdout, stderr }),
+    execFile(
+      file,
+      args,
+      { ...options, env: options.env ?? childEnv(), encoding: 'buffer' },
+      (err, stdout, stderr) =>
+        err ? reject(Object.assign(err, { stdout, stderr })) : resolve({ stdout, stderr }),
     ),
   );
 }
 
-/** Runs a program to its end: its output, or a RunError (exit status, signal, output) when it fails. */
+/**
+ * Runs a program to its end: its output, or a RunError (exit status, signal, output) when it fails.
+ * Without `env` the program gets childEnv()'s, never this process's secrets.
+ */
 export function runProgram(
   file: string,
   args: readonly string[],
@@ -123,7 +131,7 @@ export function runProgram(
     const id = nextId++;
     pending.set(id, { resolve, reject, what: `${file} ${args.slice(0, 3).join(' ')}` });
     idle();
-    child.send({ id, file, args, options: { ...options, env: options.env ?? process.env } }, (err) => {
+    child.send({ id, file, args, options: { ...options, env: options.env ?? childEnv() } }, (err) => {
       // The helper went between the check and the send: run it here instead.
       if (!err || !pending.delete(id)) return;
       idle();

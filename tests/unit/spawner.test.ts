@@ -17,6 +17,12 @@ test('a program run through the helper gives back its output, byte for byte, to 
     env: { ONLY: 'this', PATH: '/usr/bin:/bin' },
   });
   assert.equal(env.stdout.toString(), 'this');
+  // Without an environment of its own, a program sees none of this process's secrets.
+  process.env.DATABASE_URL = 'postgres://secret';
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not a template
+  const bare = await runProgram('sh', ['-c', 'printf "%s|%s" "${DATABASE_URL-unset}" "${PATH:+path}"']);
+  delete process.env.DATABASE_URL;
+  assert.equal(bare.stdout.toString(), 'unset|path');
   // Started by the helper, not forked from this (large) process.
   const parent = Number((await runProgram('sh', ['-c', 'echo $PPID'])).stdout.toString());
   assert.ok(parent > 0 && parent !== process.pid, `the program's parent ${parent} is the helper`);
