@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { ContentCache } from '../contentCache.ts';
 import { decodeJpeg, isJpeg } from './jpeg.ts';
 import { decodePng, isPng } from './png.ts';
 import type { Raster } from './raster.ts';
@@ -10,28 +10,14 @@ import type { Raster } from './raster.ts';
  * decoder was the largest single item of a whole-library round's main thread. A reader gets its
  * own copy of the pixels, since edits work in place.
  */
-const MAX_BYTES = 256 << 20;
-const entries = new Map<string, Raster>();
-let held = 0;
+const decoded = new ContentCache<Raster>(256 << 20);
 
 function remembered(bytes: Uint8Array, decode: (b: Uint8Array) => Raster): Raster {
-  const key = createHash('sha1').update(bytes).digest('base64');
-  let img = entries.get(key);
-  if (img) {
-    entries.delete(key);
-    entries.set(key, img);
-  } else {
-    img = decode(bytes);
-    if (img.data.byteLength <= MAX_BYTES / 8) {
-      entries.set(key, img);
-      held += img.data.byteLength;
-      for (const [k, e] of entries) {
-        if (held <= MAX_BYTES) break;
-        entries.delete(k);
-        held -= e.data.byteLength;
-      }
-    }
-  }
+  const img = decoded.get(
+    bytes,
+    () => decode(bytes),
+    (r) => r.data.byteLength,
+  );
   return { ...img, data: img.data.slice() };
 }
 
