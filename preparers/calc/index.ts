@@ -1,9 +1,9 @@
-import { located } from '../discovery.ts';
 import { documentNamedPaths, officeProfilePolicy } from '../office/profilePolicy.ts';
 import type { Preparer } from '../types.ts';
 import { cellName, parseRange } from './a1.ts';
 import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
+import { calcTargets } from './discoveryTargets.ts';
 import { calcInvariants } from './invariants.ts';
 import { calcMutants } from './mutants.ts';
 import { calcOsworld } from './osworld.ts';
@@ -39,8 +39,8 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   },
   owns: (path) => path.toLowerCase().endsWith('.xlsx'),
   instruction: {
-    // A CSV export is known by its file name; cells are found by cellAddresses.
-    targets: (check) => located(check, { 'calc.csv_table': { path: 'basename' } }),
+    // A CSV export is known by its file name, a column by its header; cells by cellAddresses.
+    targets: calcTargets,
     cellAddresses: true,
     literalFields: {
       'calc.cell_value': ['value'],

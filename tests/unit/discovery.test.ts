@@ -118,6 +118,44 @@ describe('discovery targets', () => {
     assert.match(at('Delete the "Old timeline" slide of plan.pptx.') ?? '', /names its target/);
     assert.equal(at('One slide of plan.pptx is marked out of date; take it out.'), undefined);
   });
+  test('a Calc column is known by its header: the key sorted by, the figures totalled; a row is not', () => {
+    const book = [
+      {
+        app: 'calc',
+        target: 'Desktop/sales.xlsx',
+        open: false,
+        doc: {
+          sheets: [
+            {
+              name: 'Data',
+              columns: [{ header: 'Region' }, { header: 'March' }, { header: 'April' }],
+              rows: [['North', 1, 2]],
+            },
+            { name: 'Notes', columns: [{ header: 'Topic' }, { header: 'Owner' }] },
+          ],
+        },
+      },
+    ];
+    const file = 'Desktop/sales.xlsx';
+    const checks = [
+      { kind: 'calc.range_sorted', file, sheet: 'Data', range: 'A1:C9', column: 'B' },
+      { kind: 'calc.formula', file, sheet: 'data', cell: 'C10', covers: ['C2:C9'] },
+      // A row's style points at its cells, not at the headers of the columns it crosses.
+      { kind: 'calc.style', file, sheet: 'Data', range: 'A4:C4', bold: true },
+    ];
+    const headers = targetsOf(checks, book).filter((t) => !/^[A-Z]+[0-9]+$/.test(t));
+    assert.deepEqual(headers.sort(), ['April', 'March']);
+    const at = (instruction: string) =>
+      discoveryProblem({ instruction, level: 'goal', checks, prepares: book });
+    assert.match(
+      at('Sort sales.xlsx by March and total April at the bottom.') ?? '',
+      /names its target "March"/,
+    );
+    assert.equal(
+      at('Sort sales.xlsx by the earlier month, and total the latest month under its figures.'),
+      undefined,
+    );
+  });
   test('an instruction that names any of them is no discovery; one that describes them is', () => {
     const checks = [
       { kind: 'thunderbird.message_state', folder: 'Inbox', subject: 'Contract draft v3', flagged: true },
