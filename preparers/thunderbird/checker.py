@@ -874,9 +874,20 @@ def bare_address(a):
     return js_trim(m.group(1) if m else a).lower()
 
 
+ADDRESS_FIELDS = ('from', 'to', 'cc', 'to or cc', 'all addresses')
+MAIL_DOMAIN = re.compile(r'@?[a-z0-9-]+(?:\.[a-z0-9-]+)+')
+
+
+def term_key(field, operator, value):
+    """created.ts termKey: a domain term of an address field reads the same with contains / ends with, @ or not."""
+    f, op, v = field.lower(), operator.lower(), js_trim(value).lower()
+    if f in ADDRESS_FIELDS and op in ('contains', 'ends with') and MAIL_DOMAIN.fullmatch(v):
+        return '%s|contains|%s' % (f, v[1:] if v.startswith('@') else v)
+    return '%s|%s|%s' % (f, op, v)
+
+
 def terms_of(condition):
-    terms = sorted('%s|%s|%s' % (t['field'].lower(), t['operator'].lower(), js_trim(t['value']).lower())
-                   for t in parse_condition(condition))
+    terms = sorted(term_key(t['field'], t['operator'], t['value']) for t in parse_condition(condition))
     return {'match': 'any' if len(terms) > 1 and re.match(r'^\s*OR\b', condition) else 'all', 'terms': terms}
 
 
@@ -935,6 +946,7 @@ def created_snapshot(env):
             atts.sort(key=lambda a: '%s|%s' % (a['name'].lower(), a['sha256']))
             messages.append({'folder': folder,
                              'id': p['messageId'] or '%s|%s' % (normalize_subject(p['subject']), p['from'].lower()),
+                             'reply': re.match(r'\s*re\s*:', p['subject'], re.I) is not None,
                              'to': sorted(bare_address(a) for a in p['to']),
                              'cc': sorted(bare_address(a) for a in p['cc']),
                              'bcc': sorted(bare_address(a) for a in addresses(headers.get('bcc'))),
@@ -982,10 +994,19 @@ def tb_created(env, c):
             return True
         return bool(OFFICE_FILE.search(want.get('file') or '')) and got['office']
 
+    def one_set(to, cc):
+        return sorted(set(to) | set(cc))
+
+    def recipients_ok(m, want):
+        # created.ts oneSet: a reply to several people compares To and Cc as one set.
+        if want.get('oneSet'):
+            return one_set(m['to'], m['cc']) == one_set(want['to'], want['cc'])
+        return same_json(m['to'], want['to']) and same_json(m['cc'], want['cc'])
+
     for want in c['messages']:
         at = next((i for i, m in enumerate(left)
-                   if m['folder'] == want['folder'] and same_json(m['to'], want['to']) and
-                   same_json(m['cc'], want['cc']) and same_json(m['bcc'], want['bcc']) and
+                   if m['folder'] == want['folder'] and recipients_ok(m, want) and
+                   same_json(m['bcc'], want['bcc']) and
                    len(m['attachments']) == len(want['attachments']) and
                    all(attachment_ok(a, m['attachments'][i]) for i, a in enumerate(want['attachments']))), None)
         if at is not None:

@@ -12,11 +12,13 @@ import { parseSearches, type StoredSearch, searchName, VIRTUAL_FOLDERS_FILE } fr
 /**
  * `thunderbird.created`: nothing but the oracle's filters, saved searches and new messages exist. A
  * filter or search that was there is still there with its whole state, name included; any other
- * must equal one the oracle created in every term (field, operator, value), match type, action (the
+ * must equal one the oracle created in every term (field, operator, value; a domain term of an address
+ * field as "contains" or "ends with", with or without its "@"), match type, action (the
  * exact set), enabled state and whether it runs on new mail — but may have any name (a person names
  * a filter as they like; a skill whose instruction fixes the name checks it). Every message with a
  * Message-ID the initial state did not have (a draft, a template) must be one of the oracle's new
- * messages: same folder, the same To, Cc and Bcc address sets and the same attachments, by name and
+ * messages: same folder, the same To, Cc and Bcc address sets (a reply to several people: To and Cc as
+ * one set) and the same attachments, by name and
  * bytes (text attachments modulo line endings and trailing newlines); an attachment the oracle took
  * from a file of the task must be that file as it is now (or, an office document, an office document:
  * LibreOffice's save changes the bytes, the document's own checks judge its content). That the
@@ -54,6 +56,12 @@ export interface NewMessageSnap {
   to: string[];
   cc: string[];
   bcc: string[];
+  /**
+   * A reply to several people ("Re:"): To and Cc are compared as one set. Reply All keeps the
+   * original Cc in Cc, but a person who puts everyone in To (or moves someone to Cc) reaches the
+   * same people; a recipient missing or added still differs.
+   */
+  oneSet?: true;
   attachments: AttachmentSnap[];
 }
 
@@ -68,10 +76,27 @@ export interface CreatedCheck {
 const OFFICE = /\.(xlsx|docx|pptx|ods|odt|odp)$/i;
 const sorted = (list: string[]) => [...list].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
+const ADDRESS_FIELDS = new Set(['from', 'to', 'cc', 'to or cc', 'all addresses']);
+/** "example.org" or "@example.org": a mail domain, as a person types it to pick out one organisation. */
+const DOMAIN = /^@?[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
+/**
+ * One term as compared. An address term on a mail domain reads the same with "contains" or "ends with"
+ * and with or without the "@" (every address at the domain ends with it, as Thunderbird matches each
+ * address of the header), so those are written one way: "from|contains|example.org". Any other
+ * operator ("is", "begins with") stays itself: it selects other mail.
+ */
+function termKey(field: string, operator: string, value: string): string {
+  const f = field.toLowerCase();
+  const op = operator.toLowerCase();
+  const v = value.trim().toLowerCase();
+  if (ADDRESS_FIELDS.has(f) && (op === 'contains' || op === 'ends with') && DOMAIN.test(v))
+    return `${f}|contains|${v.replace(/^@/, '')}`;
+  return `${f}|${op}|${v}`;
+}
+
 function termsOf(condition: string): { match: 'all' | 'any'; terms: string[] } {
-  const terms = parseCondition(condition).map(
-    (t) => `${t.field.toLowerCase()}|${t.operator.toLowerCase()}|${t.value.trim().toLowerCase()}`,
-  );
+  const terms = parseCondition(condition).map((t) => termKey(t.field, t.operator, t.value));
   return { match: terms.length > 1 && /^\s*OR\b/.test(condition) ? 'any' : 'all', terms: sorted(terms) };
 }
 
@@ -113,6 +138,7 @@ function normalHash(bytes: Uint8Array): string {
 interface Found {
   folder: string;
   id: string;
+  reply: boolean;
   to: string[];
   cc: string[];
   bcc: string[];
@@ -137,6 +163,7 @@ function snapshot(files: FileMap) {
       messages.push({
         folder,
         id: p.messageId || `${p.subject.replace(/\s+/g, ' ').trim().toLowerCase()}|${p.from.toLowerCase()}`,
+        reply: /^\s*re\s*:/i.test(p.subject),
         to: list(p.to),
         cc: list(p.cc),
         bcc: list(addresses(p.headers.get('bcc'))),
@@ -184,6 +211,7 @@ export function deriveCreated(initial: FileMap, solved: FileMap): CreatedCheck {
         to: m.to,
         cc: m.cc,
         bcc: m.bcc,
+        ...(m.reply && new Set([...m.to, ...m.cc]).size > 1 ? { oneSet: true as const } : {}),
         attachments: m.attachments.map((a) => {
           const from = homeFiles.find(([, hash]) => hash === a.sha256)?.[0];
           return from === undefined ? { name: a.name, sha256: a.sha256 } : { name: a.name, file: from };
@@ -206,6 +234,9 @@ function pair<T extends { name?: string }>(want: T[], now: T[]): { missing: T[];
   return { missing, extra: left };
 }
 
+/** To and Cc as one sorted set of addresses. */
+const oneSet = (to: string[], cc: string[]) => sorted([...new Set([...to, ...cc])]);
+
 export function probeCreated(files: FileMap, check: CreatedCheck): ProbeResult {
   const now = snapshot(files);
   const filters = pair(check.filters, now.filters);
@@ -222,8 +253,9 @@ export function probeCreated(files: FileMap, check: CreatedCheck): ProbeResult {
     const at = left.findIndex(
       (m) =>
         m.folder === want.folder &&
-        jsonEqual(m.to, want.to) &&
-        jsonEqual(m.cc, want.cc) &&
+        (want.oneSet
+          ? jsonEqual(oneSet(m.to, m.cc), oneSet(want.to, want.cc))
+          : jsonEqual(m.to, want.to) && jsonEqual(m.cc, want.cc)) &&
         jsonEqual(m.bcc, want.bcc) &&
         m.attachments.length === want.attachments.length &&
         want.attachments.every((a, i) => attachmentOk(a, m.attachments[i]!)),

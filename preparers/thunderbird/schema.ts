@@ -545,7 +545,11 @@ export const checkSchema = z.discriminatedUnion('kind', [
           enabled: z.boolean(),
           incoming: z.boolean().describe('Runs on new mail.'),
           match: z.enum(['all', 'any']),
-          terms: z.array(z.string()).describe('"field|operator|value", lower case, sorted.'),
+          terms: z
+            .array(z.string())
+            .describe(
+              '"field|operator|value", lower case, sorted; a mail-domain term of an address field as "contains", without its "@".',
+            ),
           actions: z.array(z.string()).describe('"action|value", sorted.'),
         }),
       ),
@@ -564,6 +568,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
           to: z.array(z.string()),
           cc: z.array(z.string()),
           bcc: z.array(z.string()),
+          oneSet: z
+            .literal(true)
+            .optional()
+            .describe('A reply to several people: To and Cc are compared as one set of addresses.'),
           attachments: z.array(
             z.strictObject({
               name: z.string(),

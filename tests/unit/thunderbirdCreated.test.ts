@@ -181,6 +181,76 @@ describe('thunderbird.created: what the task creates equals the oracle', () => {
     assert.equal(await pass([draft(), draft()]), false, 'two drafts');
   });
 
+  test('a domain term reads the same with "contains" or "ends with", "@" or not; other operators differ', async () => {
+    const search = (operator: string, value: string) => ({
+      op: 'thunderbird.add_saved_search',
+      search: { name: 'Example mail', scope: ['Inbox'], conditions: [{ field: 'from', operator, value }] },
+    });
+    const s = await scene([search('contains', 'example.org')]);
+    const created = s.checks.find((c) => c.kind === 'thunderbird.created') as unknown as {
+      searches: { terms: string[] }[];
+    };
+    assert.deepEqual(created.searches[0]!.terms, ['from|contains|example.org']);
+    const pass = async (e: { op: string }[]) =>
+      (await verdicts(s.initial, s.checks, await s.state(e)))['thunderbird.created'];
+    assert.equal(await pass([search('ends with', '@example.org')]), true, 'ends with @domain');
+    assert.equal(await pass([search('ends with', 'Example.org')]), true, 'ends with domain');
+    assert.equal(await pass([search('contains', '@example.org')]), true, 'contains @domain');
+    assert.equal(await pass([search('begins with', 'example.org')]), false, 'begins with selects no sender');
+    assert.equal(await pass([search('is', '@example.org')]), false, 'is');
+    assert.equal(await pass([search('ends with', 'example.com')]), false, 'another domain');
+    // Not a domain: an address or a name keeps its operator ("bob" ends no address).
+    const b = await scene([search('contains', 'bob')]);
+    assert.equal(
+      (await verdicts(b.initial, b.checks, await b.state([search('ends with', 'bob')])))[
+        'thunderbird.created'
+      ],
+      false,
+      'ends with a name',
+    );
+  });
+
+  test('a reply to several people: To and Cc as one set; a recipient missing or added still fails', async () => {
+    const reply = (to: string[], cc: string[] = []) => ({
+      op: 'thunderbird.save_draft',
+      to,
+      cc,
+      subject: 'Re: Lunch',
+      body: 'Noon works.',
+    });
+    const { initial, checks, state } = await scene([
+      reply(['carl@example.org', 'dee@example.org'], ['eve@example.org']),
+    ]);
+    const pass = async (e: { op: string }[]) =>
+      (await verdicts(initial, checks, await state(e)))['thunderbird.created'];
+    assert.equal(
+      await pass([reply(['carl@example.org', 'dee@example.org', 'eve@example.org'])]),
+      true,
+      'everyone in To',
+    );
+    assert.equal(
+      await pass([reply(['carl@example.org'], ['dee@example.org', 'eve@example.org'])]),
+      true,
+      'To moved to Cc',
+    );
+    assert.equal(await pass([reply(['carl@example.org', 'dee@example.org'])]), false, 'the Cc dropped');
+    assert.equal(
+      await pass([reply(['carl@example.org', 'dee@example.org', 'eve@example.org'], ['bob@example.org'])]),
+      false,
+      'an extra recipient',
+    );
+    // A new message (no "Re:") keeps To and Cc apart: which of them a person is in is the task.
+    const fresh = (to: string[], cc: string[] = []) => ({ ...reply(to, cc), subject: 'Lunch plans' });
+    const n = await scene([fresh(['carl@example.org'], ['eve@example.org'])]);
+    assert.equal(
+      (await verdicts(n.initial, n.checks, await n.state([fresh(['carl@example.org', 'eve@example.org'])])))[
+        'thunderbird.created'
+      ],
+      false,
+      'a new message with its Cc in To',
+    );
+  });
+
   test('a file attached from the home directory stays that file; an office file may be resaved', async () => {
     const initial = {
       ...(await tb.build('forge.default', DOC)),
