@@ -10,6 +10,6 @@ export interface ActivityDeps {
   database: Database;
   store: ObjectStore;
   specs: SpecStore;
-  /** Only the LLM queue's activities need it. */
+  /** Only the pipeline queue's activities need it. */
   llm?: LlmClient;
 }

@@ -76,7 +76,7 @@ export function gateRoundId(runId: string, position: number): string {
  * draws other parameters and content (no answer comes from the response cache, no per-process
  * memo keyed by the first round applies), and it starts only after the first round has finished,
  * so its tasks are fresh activity executions on whichever worker processes poll then — with more
- * than one prepare/llm worker, typically not the ones that ran the first. Temporal routes by queue,
+ * than one prepare/pipeline worker, typically not the ones that ran the first. Temporal routes by queue,
  * not by process, so "another process" cannot be forced without a queue per gate; the nearest real
  * thing is an independent, later run through the same full verification.
  */
@@ -359,11 +359,12 @@ export function createExpansionActivities(deps: ActivityDeps) {
   return { planExpansion, finishExpansion, failExpansion, openGate, closeGate };
 }
 
-/** Expansion activities that call the LLM (llm queue). */
+/** Expansion activities that call the LLM (pipeline queue). */
 export function createExpansionLlmActivities(runtime: ActivityDeps) {
   const { database } = runtime;
   const llm = () => {
-    if (!runtime.llm) throw new Error('this worker has no LLM client: run the llm queue worker');
+    if (!runtime.llm)
+      throw new Error('this worker has no LLM client: run the pipeline queue worker (forge worker pipeline)');
     return runtime.llm;
   };
 

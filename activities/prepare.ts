@@ -34,7 +34,7 @@ export async function probeAll(
 }
 
 /**
- * The prepare and package stages, as functions other activities compose (llmStage.ts runs a whole
+ * The prepare and package stages, as functions other activities compose (segments.ts runs a whole
  * task in one activity with them).
  */
 export function createPrepareStages(deps: ActivityDeps) {

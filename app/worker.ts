@@ -1,15 +1,20 @@
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, Worker } from '@temporalio/worker';
 import { createExpansionActivities, createExpansionLlmActivities } from '../activities/expansion.ts';
 import { createExportActivities } from '../activities/exportActivity.ts';
-import { createLlmStageActivities } from '../activities/llmStage.ts';
 import { createOfficeActivities } from '../activities/office.ts';
 import { createPrepareActivities } from '../activities/prepare.ts';
 import { createRoundActivities } from '../activities/round.ts';
+import { createSegmentActivities } from '../activities/segments.ts';
 import { resolveServiceEndpoints } from '../infra/dev/endpoints.ts';
 import { servicePorts } from '../infra/health/backingServices.ts';
 import { withHeartbeats } from '../infra/temporal/heartbeat.ts';
 import { ensureTemporalNamespace } from '../infra/temporal/namespace.ts';
-import { type QueueName, queueConcurrency, taskQueue } from '../infra/temporal/queues.ts';
+import {
+  LEGACY_PIPELINE_QUEUE,
+  type QueueName,
+  queueConcurrency,
+  taskQueue,
+} from '../infra/temporal/queues.ts';
 import { workflowBundle } from '../infra/temporal/workflowBundle.ts';
 import { closeOffice } from '../preparers/office/index.ts';
 import { withErrorClassification } from './activityErrors.ts';
@@ -47,7 +52,7 @@ export async function startWorkers(
   if (!sdkLoggerInstalled) {
     const lastSeen = new Map<string, number>();
     // The SDK logs every worker state change at INFO; the product's own level applies instead.
-    // LLM and office workers host no workflows by design; the SDK's warning about it is noise.
+    // Pipeline and office workers host no workflows by design; the SDK's warning about it is noise.
     const level = config.FORGE_LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN';
     const logger = new DefaultLogger(level, (entry) => {
       if (entry.message.startsWith('No workflows registered')) return;
@@ -69,8 +74,8 @@ export async function startWorkers(
   try {
     for (const queue of queues) {
       const activities =
-        queue === 'llm'
-          ? { ...createLlmStageActivities(runtime), ...createExpansionLlmActivities(runtime) }
+        queue === 'pipeline'
+          ? { ...createSegmentActivities(runtime), ...createExpansionLlmActivities(runtime) }
           : queue === 'office'
             ? createOfficeActivities(runtime)
             : {
@@ -79,18 +84,22 @@ export async function startWorkers(
                 ...createExpansionActivities(runtime),
                 ...createExportActivities(runtime),
               };
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace: config.TEMPORAL_NAMESPACE,
-          taskQueue: taskQueue(config, queue),
-          activities: withHeartbeats(withErrorClassification(activities, ports, opts.onUnavailable)),
-          maxConcurrentActivityTaskExecutions: queueConcurrency(config, queue),
-          ...(queue === 'prepare'
-            ? { workflowBundle: await workflowBundle(config.home), maxCachedWorkflows: 500 }
-            : {}),
-        }),
-      );
+      const served = withHeartbeats(withErrorClassification(activities, ports, opts.onUnavailable));
+      // Workflows begun before the pipeline queue had its name still schedule on the old one.
+      const names = queue === 'pipeline' ? ([queue, LEGACY_PIPELINE_QUEUE] as const) : [queue];
+      for (const name of names)
+        workers.push(
+          await Worker.create({
+            connection,
+            namespace: config.TEMPORAL_NAMESPACE,
+            taskQueue: taskQueue(config, name),
+            activities: served,
+            maxConcurrentActivityTaskExecutions: queueConcurrency(config, queue),
+            ...(queue === 'prepare'
+              ? { workflowBundle: await workflowBundle(config.home), maxCachedWorkflows: 500 }
+              : {}),
+          }),
+        );
     }
   } catch (err) {
     await connection.close();

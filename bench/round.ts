@@ -21,7 +21,10 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type LlmWorkerProcesses, startLlmWorkerProcesses } from '../app/llmWorkerProcesses.ts';
+import {
+  type PipelineWorkerProcesses,
+  startPipelineWorkerProcesses,
+} from '../app/pipelineWorkerProcesses.ts';
 import { waitForRound } from '../app/rounds/control.ts';
 import { startRound } from '../app/rounds/start.ts';
 import { stackLayout } from '../infra/dev/layout.ts';
@@ -82,7 +85,7 @@ interface CpuSnapshot {
 
 async function cpuSnapshot(forge: TestForge, llmWorkers: number[]): Promise<CpuSnapshot> {
   const u = process.cpuUsage();
-  // The LLM queue's extra worker processes are worker CPU, not LibreOffice's.
+  // The pipeline queue's extra worker processes are worker CPU, not LibreOffice's.
   const extra = llmWorkers.reduce((sum, pid) => sum + (processTreeCpuMs(pid) || 0), 0);
   const services = Object.fromEntries(
     Object.entries(servicePids(forge)).map(([name, pid]) => [name, processTreeCpuMs(pid)]),
@@ -183,7 +186,7 @@ interface RunResult {
 
 async function runOnce(
   forge: TestForge,
-  llmWorkers: LlmWorkerProcesses | undefined,
+  llmWorkers: PipelineWorkerProcesses | undefined,
   prices: PriceTable,
   skills: string[],
 ): Promise<RunResult> {
@@ -399,10 +402,10 @@ async function main(): Promise<void> {
       ];
   const loadBefore = os.loadavg();
   const forge = await startTestForge();
-  // As `forge worker` does: FORGE_LLM_WORKER_PROCESSES − 1 more processes on this forge's LLM queue.
+  // As `forge worker` does: FORGE_PIPELINE_WORKER_PROCESSES − 1 more processes on this forge's pipeline queue.
   const llmWorkers =
-    forge.config.FORGE_LLM_WORKER_PROCESSES > 1
-      ? startLlmWorkerProcesses(forge.config.FORGE_LLM_WORKER_PROCESSES - 1, forge.settings, log)
+    forge.config.FORGE_PIPELINE_WORKER_PROCESSES > 1
+      ? startPipelineWorkerProcesses(forge.config.FORGE_PIPELINE_WORKER_PROCESSES - 1, forge.settings, log)
       : undefined;
   await llmWorkers?.ready();
   const prices = loadPriceTable(forge.config);
@@ -434,7 +437,7 @@ async function main(): Promise<void> {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
-    `settings: FORGE_OFFICE_BACKEND=${c.FORGE_OFFICE_BACKEND} FORGE_OFFICE_PROCESSES=${c.FORGE_OFFICE_PROCESSES} FORGE_OFFICE_BATCH_SIZE=${c.FORGE_OFFICE_BATCH_SIZE} FORGE_OFFICE_BATCH_WAIT_MS=${c.FORGE_OFFICE_BATCH_WAIT_MS} FORGE_PREPARE_QUEUE_CONCURRENCY=${c.FORGE_PREPARE_QUEUE_CONCURRENCY} FORGE_OFFICE_QUEUE_CONCURRENCY=${c.FORGE_OFFICE_QUEUE_CONCURRENCY} FORGE_LLM_QUEUE_CONCURRENCY=${c.FORGE_LLM_QUEUE_CONCURRENCY} FORGE_LLM_WORKER_PROCESSES=${c.FORGE_LLM_WORKER_PROCESSES} FORGE_TASK_BATCH=${c.FORGE_TASK_BATCH}`,
+    `settings: FORGE_OFFICE_BACKEND=${c.FORGE_OFFICE_BACKEND} FORGE_OFFICE_PROCESSES=${c.FORGE_OFFICE_PROCESSES} FORGE_OFFICE_BATCH_SIZE=${c.FORGE_OFFICE_BATCH_SIZE} FORGE_OFFICE_BATCH_WAIT_MS=${c.FORGE_OFFICE_BATCH_WAIT_MS} FORGE_PREPARE_QUEUE_CONCURRENCY=${c.FORGE_PREPARE_QUEUE_CONCURRENCY} FORGE_OFFICE_QUEUE_CONCURRENCY=${c.FORGE_OFFICE_QUEUE_CONCURRENCY} FORGE_PIPELINE_QUEUE_CONCURRENCY=${c.FORGE_PIPELINE_QUEUE_CONCURRENCY} FORGE_PIPELINE_WORKER_PROCESSES=${c.FORGE_PIPELINE_WORKER_PROCESSES} FORGE_TASK_BATCH=${c.FORGE_TASK_BATCH}`,
   ];
   process.stdout.write(`${[...header, '', ...sections].join('\n\n')}\n`);
 }

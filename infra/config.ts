@@ -75,18 +75,18 @@ export const configSchema = z.object({
   FORGE_OFFLINE_MODEL_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   FORGE_PRICE_TABLE: z.string().optional(),
   // Workers: one setting per task queue, so each scales on its own.
-  FORGE_LLM_QUEUE_CONCURRENCY: positiveInt.default(64),
+  FORGE_PIPELINE_QUEUE_CONCURRENCY: positiveInt.default(64),
   // Prepare work waits on MinIO and Postgres as much as on the CPU: 16 measured best on 2 cores.
   FORGE_PREPARE_QUEUE_CONCURRENCY: positiveInt.default(16),
   FORGE_OFFICE_QUEUE_CONCURRENCY: positiveInt.default(24),
-  // Processes serving the LLM queue when `forge worker` runs it: this one and N − 1 children
-  // (app/llmWorkerProcesses.ts). The fused task activity is CPU-bound in one JavaScript thread;
+  // Processes serving the pipeline queue when `forge worker` runs it: this one and N − 1 children
+  // (app/pipelineWorkerProcesses.ts). The fused task activity is CPU-bound in one JavaScript thread;
   // 2 measured best on 2 cores (BENCHMARKS.md).
-  FORGE_LLM_WORKER_PROCESSES: positiveInt.max(16).default(2),
+  FORGE_PIPELINE_WORKER_PROCESSES: positiveInt.max(16).default(2),
   // Set by a supervising worker for its children: a child stops when that process is gone.
   FORGE_WORKER_PARENT_PID: positiveInt.optional(),
   // How a task's stages map onto activities: `fused` runs author → prepare → judge → package as one
-  // activity on the LLM queue (the office round trip stays on its own queue); `split` runs one
+  // activity on the pipeline queue (the office round trip stays on its own queue); `split` runs one
   // activity per stage on its stage's queue, for hosts that serve only one queue each.
   FORGE_TASK_STAGES: z.enum(['fused', 'split']).default('fused'),
   // With `fused`, up to this many of a skill's tasks in flight share one activity (one round trip
@@ -146,11 +146,23 @@ export class ConfigError extends Error {
 /** The environment variables the config knows; docker-compose.yml is checked against this list. */
 export const knownVariables: readonly string[] = Object.keys(configSchema.shape);
 
+/** Settings that were renamed: a deployment that still sets the old name is told the new one. */
+const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
+  FORGE_LLM_QUEUE_CONCURRENCY: 'FORGE_PIPELINE_QUEUE_CONCURRENCY',
+  FORGE_LLM_WORKER_PROCESSES: 'FORGE_PIPELINE_WORKER_PROCESSES',
+};
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const relevant: Record<string, string> = {};
   for (const key of knownVariables) {
     const value = env[key];
     if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const renamed = Object.keys(env).filter((k) => Object.hasOwn(RENAMED_VARIABLES, k));
+  if (renamed.length > 0) {
+    throw new ConfigError(
+      `renamed setting ${renamed.map((k) => `${k}: it is now ${RENAMED_VARIABLES[k]}`).join('; ')}`,
+    );
   }
   const unknown = Object.keys(env).filter((k) => k.startsWith('FORGE_') && !knownVariables.includes(k));
   if (unknown.length > 0) {

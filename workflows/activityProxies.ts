@@ -1,8 +1,8 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { createLlmStageActivities } from '../activities/llmStage.ts';
 import type { createOfficeActivities } from '../activities/office.ts';
 import type { createPrepareActivities } from '../activities/prepare.ts';
 import type { createRoundActivities } from '../activities/round.ts';
+import type { createSegmentActivities } from '../activities/segments.ts';
 
 /**
  * Every activity has a bounded retry. The worker classifies what an activity throws
@@ -12,9 +12,17 @@ import type { createRoundActivities } from '../activities/round.ts';
  * costs time, never tasks.
  */
 export interface QueueNames {
-  llm: string;
+  pipeline: string;
   prepare: string;
   office: string;
+}
+
+/** A workflow's queues as its input gives them: inputs written before the rename name `llm`. */
+export type QueueInput = Omit<QueueNames, 'pipeline'> & ({ pipeline: string } | { llm: string });
+
+/** The pipeline queue of an input, old or new (replay must schedule where the history did). */
+export function pipelineQueue(queues: QueueInput): string {
+  return 'pipeline' in queues ? queues.pipeline : queues.llm;
 }
 
 /** Activities heartbeat every 5 s (infra/temporal/heartbeat.ts): a dead worker is noticed in 30 s. */
@@ -28,9 +36,9 @@ export const outageRetry = {
   backoffCoefficient: 2,
 } as const;
 
-export function activitiesFor(queues: QueueNames) {
-  const llm = proxyActivities<ReturnType<typeof createLlmStageActivities>>({
-    taskQueue: queues.llm,
+export function activitiesFor(queues: QueueInput) {
+  const pipeline = proxyActivities<ReturnType<typeof createSegmentActivities>>({
+    taskQueue: pipelineQueue(queues),
     // A fused task makes all its model calls in one activity (each bounded by the client's own
     // timeout and retry budget); a dead worker is still noticed by the heartbeat within 30 s.
     startToCloseTimeout: '30 minutes',
@@ -62,5 +70,5 @@ export function activitiesFor(queues: QueueNames) {
     startToCloseTimeout: '2 minutes',
     retry: outageRetry,
   });
-  return { llm, prepare, office, round, localRound };
+  return { pipeline, prepare, office, round, localRound };
 }

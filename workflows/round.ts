@@ -13,7 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RoundPlanEntry, RoundProgress, RoundStatus, SkillRunSummary } from '../activities/types.ts';
-import { activitiesFor, type QueueNames } from './activityProxies.ts';
+import { activitiesFor, type QueueInput } from './activityProxies.ts';
 import { skillWorkflow, skillWorkflowId, type TaskStageMode } from './skill.ts';
 
 export interface RoundWorkflowInput {
@@ -21,7 +21,7 @@ export interface RoundWorkflowInput {
   /** At most this many skill workflows run at once (the sliding window). */
   window: number;
   taskConcurrency: number;
-  queues: QueueNames;
+  queues: QueueInput;
   /** How each task's stages map onto activities (skill.ts); absent: `split`. */
   stages?: TaskStageMode;
   /** Fused tasks of a skill sharing one activity (skill.ts); absent: one each. */

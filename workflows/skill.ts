@@ -21,7 +21,7 @@ import {
   runTaskPipeline,
   type TaskStages,
 } from '../taskcore/pipeline.ts';
-import { activitiesFor, type QueueNames } from './activityProxies.ts';
+import { activitiesFor, type QueueInput } from './activityProxies.ts';
 
 export interface SkillWorkflowInput {
   roundId: string;
@@ -30,9 +30,9 @@ export interface SkillWorkflowInput {
   tasks: number;
   /** Tasks of this skill in flight at once (1 = one after another). */
   taskConcurrency: number;
-  queues: QueueNames;
+  queues: QueueInput;
   /**
-   * `fused`: author, prepare, judge and package as one activity on the LLM queue (the office round
+   * `fused`: author, prepare, judge and package as one activity on the pipeline queue (the office round
    * trip and, after it, judge with package stay separate). `split` (and histories begun before the
    * field existed): one activity per stage, each on its own queue.
    */
@@ -63,7 +63,7 @@ export type TaskStageMode = 'fused' | 'split';
 /** Patch id of the round gate as a local activity (no activity task through the server per slot). */
 const LOCAL_ROUND_GATE = 'round-gate-local-activity';
 
-/** Patch id of the judge-and-package fold (one activity on the LLM queue instead of two). */
+/** Patch id of the judge-and-package fold (one activity on the pipeline queue instead of two). */
 const FOLD_JUDGE_AND_PACKAGE = 'judge-and-package-one-activity';
 
 /** Patch id of fused tasks batched into one activity. */
@@ -95,7 +95,7 @@ function failureDetail(err: unknown): string {
 /**
  * Runs one atomic skill's spec for a number of tasks: round gate, then the task pipeline
  * (pipeline.ts) with each stage on its own queue: author, and judge with package (one activity),
- * on the LLM queue; prepare on the prepare queue; the LibreOffice round trip on the office queue.
+ * on the pipeline queue; prepare on the prepare queue; the LibreOffice round trip on the office queue.
  * Each stage that rejects records its reason itself; this workflow only sequences and counts.
  */
 export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRunSummary> {
@@ -111,19 +111,19 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
   const inFlight = new Set<Promise<void>>();
 
   const stages: TaskStages<TaskRef> = {
-    authorTask: (t) => acts.llm.authorTask(t),
+    authorTask: (t) => acts.pipeline.authorTask(t),
     prepareTask: (t) => acts.prepare.prepareTask(t),
     officeVerify: (t) => acts.office.officeVerify(t),
-    judgeTask: (t) => acts.llm.judgeTask(t),
+    judgeTask: (t) => acts.pipeline.judgeTask(t),
     packageTask: (t) => acts.prepare.packageTask(t),
   };
   // One activity per stage (histories begun before the fold), or the finish segment as one.
   const split: PipelineRunner<TaskRef> = { stages };
   const folded: PipelineRunner<TaskRef> = {
     stages,
-    segments: { finish: (t) => acts.llm.judgeAndPackage(t) },
+    segments: { finish: (t) => acts.pipeline.judgeAndPackage(t) },
   };
-  const fused = (t: TaskRef) => acts.llm.authorToPackage(t);
+  const fused = (t: TaskRef) => acts.pipeline.authorToPackage(t);
 
   const slot = (taskIndex: number) => ({
     roundId: input.roundId,
@@ -170,7 +170,7 @@ export async function skillWorkflow(input: SkillWorkflowInput): Promise<SkillRun
       const gated = gates.map(admit);
       const batch = gated.filter((t): t is TaskRef => t !== undefined);
       const results: Promise<BatchedResult[]> =
-        batch.length > 0 ? acts.llm.authorToPackageBatch(batch) : Promise.resolve([]);
+        batch.length > 0 ? acts.pipeline.authorToPackageBatch(batch) : Promise.resolve([]);
       // Settled here so a failed batch is each of its tasks' failure, not an unhandled rejection.
       const answered = await results.then(
         (r) => ({ ok: true as const, r }),

@@ -4,12 +4,12 @@ import type {
   createExpansionLlmActivities,
   ExpansionSummary,
 } from '../activities/expansion.ts';
-import { outageRetry, type QueueNames } from './activityProxies.ts';
+import { outageRetry, pipelineQueue, type QueueInput } from './activityProxies.ts';
 import { skillWorkflow, skillWorkflowId, type TaskStageMode } from './skill.ts';
 
 export interface ExpansionWorkflowInput {
   runId: string;
-  queues: QueueNames;
+  queues: QueueInput;
   /** At most this many skills are expanded per run. */
   maxTargets: number;
   /** Proposals authored and gated at once. */
@@ -35,7 +35,7 @@ export async function taxonomyExpansion(input: ExpansionWorkflowInput): Promise<
     retry: bounded,
   });
   const llm = proxyActivities<ReturnType<typeof createExpansionLlmActivities>>({
-    taskQueue: input.queues.llm,
+    taskQueue: pipelineQueue(input.queues),
     startToCloseTimeout: '15 minutes',
     retry: bounded,
   });

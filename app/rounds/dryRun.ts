@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { createLlmStageActivities } from '../../activities/llmStage.ts';
 import { createOfficeActivities } from '../../activities/office.ts';
 import { createPrepareActivities, type RubricStats } from '../../activities/prepare.ts';
 import { createRoundActivities } from '../../activities/round.ts';
 import { roundSettingsSchema } from '../../activities/roundSettings.ts';
+import { createSegmentActivities } from '../../activities/segments.ts';
 import type { TaskOutcome, TaskRef } from '../../activities/types.ts';
 import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
@@ -79,7 +79,7 @@ export async function dryRunSpec(
   });
   await db.insert(roundSkills).values({ roundId, position: 0, skillId: spec.id, specVersion, tasks: n });
   const round = createRoundActivities(runtime);
-  const llm = createLlmStageActivities(runtime);
+  const llm = createSegmentActivities(runtime);
   const prepare = createPrepareActivities(runtime);
   const office = createOfficeActivities(runtime);
   // The composition production rounds run (the skill workflow's fused mode), with the activities called in process.

@@ -31,7 +31,7 @@ export function register(program: Command): void {
       const config = loadConfig();
       const runtime = await createRuntime(config, { llm: true });
       const temporal = await connectTemporal(config);
-      const workers = await startWorkers(runtime, ['llm', 'prepare', 'office']);
+      const workers = await startWorkers(runtime, ['pipeline', 'prepare', 'office']);
       try {
         const skills = demoSkills();
         const model = runtime.offline ? 'the offline model (no API key set; $0)' : config.FORGE_LLM_MODEL;

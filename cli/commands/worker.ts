@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { reportToSupervisor, startLlmWorkerProcesses } from '../../app/llmWorkerProcesses.ts';
+import { reportToSupervisor, startPipelineWorkerProcesses } from '../../app/pipelineWorkerProcesses.ts';
 import { createRuntime } from '../../app/runtime.ts';
 import { startWorkers } from '../../app/worker.ts';
 import { loadConfig } from '../../infra/config.ts';
@@ -18,11 +18,13 @@ export function register(program: Command): void {
       const queues: QueueName[] = names.length > 0 ? (names as QueueName[]) : [...queueNames];
       const config = loadConfig();
       // A supervised child says who it is: each process reports an outage it sees, once.
-      const who = config.FORGE_WORKER_PARENT_PID ? `forge worker (llm, pid ${process.pid})` : 'forge worker';
+      const who = config.FORGE_WORKER_PARENT_PID
+        ? `forge worker (pipeline, pid ${process.pid})`
+        : 'forge worker';
       const say = (line: string) => process.stderr.write(`${new Date().toISOString()} ${who}: ${line}\n`);
       let watch: ServiceWatch | undefined;
       const runtime = await createRuntime(config, {
-        llm: queues.includes('llm'),
+        llm: queues.includes('pipeline'),
         onDatabaseError: () => watch?.notice('postgres'),
       });
       const workers = await startWorkers(runtime, queues, { onUnavailable: (s) => watch?.notice(s) });
@@ -37,15 +39,15 @@ export function register(program: Command): void {
         `workers running: ${queues.join(', ')} (prefix ${config.FORGE_TASK_QUEUE_PREFIX}; ${model})\n`,
       );
       const extra =
-        queues.includes('llm') && config.FORGE_LLM_WORKER_PROCESSES > 1
-          ? startLlmWorkerProcesses(config.FORGE_LLM_WORKER_PROCESSES - 1, process.env, say)
+        queues.includes('pipeline') && config.FORGE_PIPELINE_WORKER_PROCESSES > 1
+          ? startPipelineWorkerProcesses(config.FORGE_PIPELINE_WORKER_PROCESSES - 1, process.env, say)
           : undefined;
       // Said once the extra processes poll too (they start in a few seconds, beside this one).
       void extra
         ?.ready()
         .then(() =>
           process.stdout.write(
-            `llm queue: ${config.FORGE_LLM_WORKER_PROCESSES - 1} more worker process(es) polling\n`,
+            `pipeline queue: ${config.FORGE_PIPELINE_WORKER_PROCESSES - 1} more worker process(es) polling\n`,
           ),
         );
       const stop = () => {

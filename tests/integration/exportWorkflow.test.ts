@@ -13,7 +13,7 @@ import { startTestForge, type TestForge } from '../support/workers.ts';
 let forge: TestForge;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'forge-export-wf-'));
 before(async () => {
-  forge = await startTestForge({ FORGE_EXPORTS_ROOT: dir }, ['llm', 'prepare']);
+  forge = await startTestForge({ FORGE_EXPORTS_ROOT: dir }, ['pipeline', 'prepare']);
 });
 after(async () => {
   await forge?.close();

@@ -19,7 +19,7 @@ import { startTestForge } from '../support/workers.ts';
 test('a non-retryable failure ends the round completed_with_failures; retry-failed re-runs exactly those slots with their seeds', async () => {
   const prefix = `retry-${randomBytes(4).toString('hex')}`;
   const config = loadConfig({ ...process.env, FORGE_TASK_QUEUE_PREFIX: prefix });
-  // A worker whose LLM queue has no LLM client: every author step throws, an error that is neither
+  // A worker whose pipeline queue has no LLM client: every author step throws, an error that is neither
   // an outage nor retryable for long, so the task ends failed after a few attempts.
   const broken = await createRuntime(config, { llm: false });
   const brokenWorkers = await startWorkers(broken, queueNames);

@@ -83,6 +83,41 @@ describe('generation round on the real Temporal, MinIO and Postgres', () => {
     }
   });
 
+  test('a round begun before the pipeline queue had its name (its input names `llm`) still finishes', async () => {
+    // The input a round started by the previous release carries: the pipeline queue under its old key
+    // and name. Its activities are scheduled there, which the pipeline worker also polls.
+    const { client } = forge.temporal;
+    const legacy = Object.create(client) as typeof client;
+    const start = client.workflow.start.bind(client.workflow);
+    Object.defineProperty(legacy, 'workflow', {
+      value: Object.assign(Object.create(client.workflow), {
+        start: ((type, options) => {
+          const [input] = options.args as [{ queues: { pipeline: string; prepare: string; office: string } }];
+          const { pipeline, ...rest } = input.queues;
+          const queues = { ...rest, llm: pipeline.replace(/-pipeline$/, '-llm') };
+          return start(type, { ...options, args: [{ ...input, queues }] } as typeof options);
+        }) as typeof client.workflow.start,
+      }),
+    });
+    const started = await startRound(
+      { ...forge.deps, temporal: legacy },
+      { skills: ['calc.formulas.sum-column'], tasksPerSkill: 1, seed: freshSeed() },
+    );
+    const progress = await waitForRound(forge.deps, started.roundId);
+    assert.equal(progress.status, 'completed');
+    assert.equal(progress.accepted, 1, JSON.stringify(progress.rejectedByReason));
+    const history = await client.workflow
+      .getHandle(skillWorkflowId(started.roundId, 'calc.formulas.sum-column'))
+      .fetchHistory();
+    const queuesUsed = new Set(
+      (history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.taskQueue?.name ?? []),
+    );
+    assert.ok(
+      [...queuesUsed].some((q) => q.endsWith('-llm')),
+      `activities ran on the old queue name: ${[...queuesUsed]}`,
+    );
+  });
+
   test('cancel stops the round cleanly: nothing left running, packages only for accepted tasks', async () => {
     const started = await startRound(forge.deps, {
       skills: ['calc.formulas.sum-column'],

@@ -19,8 +19,8 @@ const template = (id: string) =>
 const SKILLS = 500;
 let forge: TestForge;
 before(async () => {
-  forge = await startTestForge({ FORGE_PREPARE_QUEUE_CONCURRENCY: '24', FORGE_LLM_QUEUE_CONCURRENCY: '64' }, [
-    'llm',
+  forge = await startTestForge({ FORGE_PREPARE_QUEUE_CONCURRENCY: '24', FORGE_PIPELINE_QUEUE_CONCURRENCY: '64' }, [
+    'pipeline',
     'prepare',
   ]);
 });

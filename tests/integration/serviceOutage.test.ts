@@ -210,7 +210,7 @@ describe('a round survives an outage of each backing service', () => {
     )
       await sleep(250);
     const lines = workerLog.slice(logFrom).split('\n');
-    // The worker and its extra LLM process (FORGE_LLM_WORKER_PROCESSES) each watch the services.
+    // The worker and its extra LLM process (FORGE_PIPELINE_WORKER_PROCESSES) each watch the services.
     const said = (what: string, who = 'forge worker') =>
       lines.filter((x) => x.includes(`${who}: ${service} ${what}`)).length;
     const children = new Set(lines.flatMap((x) => /forge worker \(llm, pid \d+\)/.exec(x) ?? []));

@@ -73,18 +73,18 @@ describe('skillWorkflow on a real Temporal dev server', { timeout: 120_000 }, ()
     assert.deepEqual(stagesOf(1), ['authorTask', 'prepareTask', 'judgeTask', 'packageTask']);
     assert.deepEqual(stagesOf(3), ['authorTask', 'prepareTask', 'judgeTask']);
     const queueOf = {
-      authorTask: 'llm',
-      judgeTask: 'llm',
+      authorTask: 'pipeline',
+      judgeTask: 'pipeline',
       prepareTask: 'prepare',
-      // Judge and package are one activity on the LLM queue (workflows/skill.ts).
-      packageTask: 'llm',
+      // Judge and package are one activity on the pipeline queue (workflows/skill.ts).
+      packageTask: 'pipeline',
       officeVerify: 'office',
     } as const;
     for (const c of round.stageCalls)
       assert.equal(c.queue, world.queues[queueOf[c.stage]], `${c.stage} ran on ${c.queue}`);
   });
 
-  test('fused stages: one activity per task on the LLM queue, office files leave it after prepare', async () => {
+  test('fused stages: one activity per task on the pipeline queue, office files leave it after prepare', async () => {
     const round = newRound([], {
       // Even tasks have office files; task 3 is rejected by the judge, task 5 by prepare.
       stage: async (stage, task) => {
@@ -106,7 +106,7 @@ describe('skillWorkflow on a real Temporal dev server', { timeout: 120_000 }, ()
     assert.deepEqual(stagesOf(3), ['authorTask', 'prepareTask', 'judgeTask']);
     assert.deepEqual(stagesOf(5), ['authorTask', 'prepareTask']);
     for (const c of round.stageCalls)
-      assert.equal(c.queue, c.stage === 'officeVerify' ? world.queues.office : world.queues.llm, c.stage);
+      assert.equal(c.queue, c.stage === 'officeVerify' ? world.queues.office : world.queues.pipeline, c.stage);
     // The history holds the activities a task needed: one for a task without office files, three
     // with them (fused, office, judge with package); the round gate is a local activity (a marker).
     const history = await handle.fetchHistory();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { eq, inArray } from 'drizzle-orm';
-import { createLlmStageActivities } from '../../activities/llmStage.ts';
+import { createSegmentActivities } from '../../activities/segments.ts';
 import { createRoundActivities } from '../../activities/round.ts';
 import { taskIdFor } from '../../activities/taskIdentity.ts';
 import type { BeginTaskInput, Gate } from '../../activities/types.ts';
@@ -19,7 +19,7 @@ import { closeTestServices, type TestServices, testServices } from '../support/s
 const SKILL = 'test.batch.no-such-skill';
 let svc: TestServices;
 let gate: ReturnType<typeof createRoundActivities>;
-let stages: ReturnType<typeof createLlmStageActivities>;
+let stages: ReturnType<typeof createSegmentActivities>;
 const made: string[] = [];
 
 before(async () => {
@@ -31,7 +31,7 @@ before(async () => {
     specs: new SpecStore(svc.database),
   };
   gate = createRoundActivities(deps);
-  stages = createLlmStageActivities(deps);
+  stages = createSegmentActivities(deps);
 });
 
 after(async () => {

@@ -30,7 +30,7 @@ export async function startTestForge(
 ): Promise<TestForge> {
   const settings = { ...process.env, FORGE_TASK_QUEUE_PREFIX: `t-${randomBytes(4).toString('hex')}`, ...env };
   const config = loadConfig(settings);
-  const runtime = await createRuntime(config, { llm: queues.includes('llm') && !opts.workerProcess });
+  const runtime = await createRuntime(config, { llm: queues.includes('pipeline') && !opts.workerProcess });
   const temporal = await connectTemporal(config);
   const workers = opts.workerProcess
     ? await workerProcess(settings, queues)

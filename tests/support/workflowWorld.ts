@@ -6,10 +6,10 @@ import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker } from '@temporalio/worker';
-import type { createLlmStageActivities } from '../../activities/llmStage.ts';
 import type { createOfficeActivities } from '../../activities/office.ts';
 import type { createPrepareActivities } from '../../activities/prepare.ts';
 import type { createRoundActivities } from '../../activities/round.ts';
+import type { createSegmentActivities } from '../../activities/segments.ts';
 import type {
   BeginTaskInput,
   Gate,
@@ -206,14 +206,14 @@ const stageActivity =
   (task: TaskRef): Promise<StepResult> =>
     runStage(stage, task);
 
-const llmActivities: ReturnType<typeof createLlmStageActivities> = {
+const llmActivities: ReturnType<typeof createSegmentActivities> = {
   authorTask: stageActivity('authorTask'),
   judgeTask: stageActivity('judgeTask'),
   async judgeAndPackage(task) {
     const judged = await runStage('judgeTask', task);
     return judged.ok ? runStage('packageTask', task) : judged;
   },
-  // Every stage in this one activity (on the LLM queue), stopping after prepare for office files.
+  // Every stage in this one activity (on the pipeline queue), stopping after prepare for office files.
   async authorToPackage(task) {
     const authored = await runStage('authorTask', task);
     if (!authored.ok) return authored;
@@ -273,7 +273,7 @@ export async function startWorkflowWorld(): Promise<WorkflowWorld> {
   });
   const prefix = `wf-${randomBytes(3).toString('hex')}`;
   const queues: QueueNames = {
-    llm: `${prefix}-llm`,
+    pipeline: `${prefix}-pipeline`,
     prepare: `${prefix}-prepare`,
     office: `${prefix}-office`,
   };
@@ -286,7 +286,7 @@ export async function startWorkflowWorld(): Promise<WorkflowWorld> {
       workflowBundle: bundle,
       activities: { ...prepareActivities, ...roundActivities },
     }),
-    await Worker.create({ ...common, taskQueue: queues.llm, activities: llmActivities }),
+    await Worker.create({ ...common, taskQueue: queues.pipeline, activities: llmActivities }),
     await Worker.create({ ...common, taskQueue: queues.office, activities: officeActivities }),
   ];
   const running = Promise.all(workers.map((w) => w.run()));

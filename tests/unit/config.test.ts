@@ -33,7 +33,7 @@ describe('loadConfig', () => {
     ['S3_ENDPOINT', 'not a url', /url/i],
     ['DATABASE_URL', 'mysql://db/forge', /postgres:\/\//],
     ['FORGE_TASK_QUEUE_PREFIX', 'Forge_Queues', /lowercase/],
-    ['FORGE_LLM_QUEUE_CONCURRENCY', '-3', />=1/],
+    ['FORGE_PIPELINE_QUEUE_CONCURRENCY', '-3', />=1/],
     ['FORGE_API_TOKEN', 'short', /16 characters/],
     ['FORGE_API_PROTECT_READS', 'maybe', /true/],
     ['FORGE_LOG_LEVEL', 'loud', /info/],
@@ -114,11 +114,22 @@ describe('task queues', () => {
   test('are named from the prefix and carry their own concurrency', () => {
     const config = loadConfig({ FORGE_TASK_QUEUE_PREFIX: 'team-a', FORGE_OFFICE_QUEUE_CONCURRENCY: '3' });
     assert.deepEqual(taskQueues(config), {
-      llm: 'team-a-llm',
+      pipeline: 'team-a-pipeline',
       prepare: 'team-a-prepare',
       office: 'team-a-office',
     });
     assert.equal(queueConcurrency(config, 'office'), 3);
-    assert.equal(queueConcurrency(config, 'llm'), config.FORGE_LLM_QUEUE_CONCURRENCY);
+    assert.equal(queueConcurrency(config, 'pipeline'), config.FORGE_PIPELINE_QUEUE_CONCURRENCY);
+  });
+
+  test('a renamed setting names its new name instead of being ignored', () => {
+    assert.throws(
+      () => loadConfig({ FORGE_LLM_WORKER_PROCESSES: '3' }),
+      /FORGE_LLM_WORKER_PROCESSES: it is now FORGE_PIPELINE_WORKER_PROCESSES/,
+    );
+    assert.throws(
+      () => loadConfig({ FORGE_LLM_QUEUE_CONCURRENCY: '8' }),
+      /FORGE_LLM_QUEUE_CONCURRENCY: it is now FORGE_PIPELINE_QUEUE_CONCURRENCY/,
+    );
   });
 });

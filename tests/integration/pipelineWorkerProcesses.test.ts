@@ -12,12 +12,12 @@ import { skillWorkflowId } from '../../workflows/skill.ts';
 import { spawnForgeWorker } from '../support/forgeWorker.ts';
 import { waitFor } from '../support/roundQueries.ts';
 
-// `forge worker` with FORGE_LLM_WORKER_PROCESSES=2: one more process on the LLM queue, started
+// `forge worker` with FORGE_PIPELINE_WORKER_PROCESSES=2: one more process on the pipeline queue, started
 // again when it dies, gone when its supervisor is.
 const env = {
   ...process.env,
   FORGE_TASK_QUEUE_PREFIX: `procs-${randomBytes(4).toString('hex')}`,
-  FORGE_LLM_WORKER_PROCESSES: '2',
+  FORGE_PIPELINE_WORKER_PROCESSES: '2',
 };
 const spawned: ChildProcess[] = [];
 const extraPids = new Set<number>();
@@ -49,11 +49,11 @@ function childPids(pid: number): number[] {
   }
 }
 
-/** The `forge worker llm` children of the supervisor (not LibreOffice or other helpers). */
+/** The `forge worker pipeline` children of the supervisor (not LibreOffice or other helpers). */
 function llmChildren(supervisor: number): number[] {
   return childPids(supervisor).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes('worker llm');
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes('worker pipeline');
     } catch {
       return false;
     }
@@ -71,7 +71,7 @@ function startSupervisor(): { worker: ChildProcess & { pid: number }; output: ()
   return { worker: worker as ChildProcess & { pid: number }, output: () => out };
 }
 
-test('a second process serves the LLM queue, is started again after a SIGKILL, and stops with its supervisor', async () => {
+test('a second process serves the pipeline queue, is started again after a SIGKILL, and stops with its supervisor', async () => {
   const config = loadConfig(env);
   const runtime = await createRuntime(config);
   const temporal = await connectTemporal(config);
@@ -86,7 +86,7 @@ test('a second process serves the LLM queue, is started again after a SIGKILL, a
     });
     extraPids.add(first!);
 
-    // Twelve skills, one task each: twelve activities on the LLM queue, taken by whichever process
+    // Twelve skills, one task each: twelve activities on the pipeline queue, taken by whichever process
     // polls first; both must have served some (a uniform split leaves one idle with p ≈ 0.05%).
     const skills = [
       'os.archives.extract',
@@ -123,13 +123,13 @@ test('a second process serves the LLM queue, is started again after a SIGKILL, a
         const s = e.activityTaskScheduledEventAttributes;
         if (s) scheduled.set(String(e.eventId), s.taskQueue?.name ?? '');
         const st = e.activityTaskStartedEventAttributes;
-        if (st && scheduled.get(String(st.scheduledEventId))?.endsWith('llm'))
+        if (st && scheduled.get(String(st.scheduledEventId))?.endsWith('pipeline'))
           identities.add(st.identity ?? '');
       }
     }
     const pidsServing = [...identities].map((id) => Number(id.split('@')[0]));
-    assert.ok(pidsServing.includes(worker.pid), `the supervisor served the LLM queue: ${[...identities]}`);
-    assert.ok(pidsServing.includes(first!), `the extra process served the LLM queue: ${[...identities]}`);
+    assert.ok(pidsServing.includes(worker.pid), `the supervisor served the pipeline queue: ${[...identities]}`);
+    assert.ok(pidsServing.includes(first!), `the extra process served the pipeline queue: ${[...identities]}`);
 
     process.kill(first!, 'SIGKILL');
     const [second] = await waitFor(

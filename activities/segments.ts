@@ -34,10 +34,15 @@ export function judgeRequest(state: TaskState, taskSeed: number) {
   };
 }
 
-/** Activities on the LLM queue (I/O bound, high concurrency): authoring and the judge. */
-export function createLlmStageActivities(deps: ActivityDeps) {
+/**
+ * Activities on the pipeline queue: a task's segments around the office round trip (draft: author →
+ * prepare and check; finish: judge → package), each as one activity, and in `split` mode the author
+ * and judge stages alone.
+ */
+export function createSegmentActivities(deps: ActivityDeps) {
   const llm = () => {
-    if (!deps.llm) throw new Error('this worker has no LLM client: run the llm queue worker');
+    if (!deps.llm)
+      throw new Error('this worker has no LLM client: run the pipeline queue worker (forge worker pipeline)');
     return deps.llm;
   };
 

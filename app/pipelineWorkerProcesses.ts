@@ -2,16 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Extra processes serving the LLM queue beside the worker that starts them. A task's fused
+ * Extra processes serving the pipeline queue beside the worker that starts them. A task's fused
  * activity (author → prepare → judge → package) runs on that queue and is CPU-bound in the
  * worker's one JavaScript thread; a second process puts the machine's second core to work. Each
- * child is an ordinary `forge worker llm` with this process's settings (the same queues, stack
+ * child is an ordinary `forge worker pipeline` with this process's settings (the same queues, stack
  * and namespace), so Temporal hands the queue's activities to whichever process polls first.
  * A child that exits unexpectedly is started again. Each child has an IPC channel to this process
  * (`FORGE_WORKER_PARENT_PID` tells the worker command it is supervised): it reports when it is
  * polling, and stops by itself when the channel closes, so a SIGKILLed supervisor leaves none.
  */
-export interface LlmWorkerProcesses {
+export interface PipelineWorkerProcesses {
   /** Resolves when every child started at first is polling (or has exited). */
   ready(): Promise<void>;
   /** Pids of the children alive now (CPU accounting, tests). */
@@ -24,11 +24,11 @@ const FORGE_CLI = fileURLToPath(new URL('../cli/forge.ts', import.meta.url));
 const RESTART_DELAY_MS = 1_000;
 const STOP_GRACE_MS = 30_000;
 
-export function startLlmWorkerProcesses(
+export function startPipelineWorkerProcesses(
   count: number,
   settings: NodeJS.ProcessEnv,
   log: (line: string) => void,
-): LlmWorkerProcesses {
+): PipelineWorkerProcesses {
   const children = new Set<ChildProcess>();
   let stopping = false;
 
@@ -36,10 +36,14 @@ export function startLlmWorkerProcesses(
   const launch = (slot: number): Promise<void> => {
     const child = spawn(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), FORGE_CLI, 'worker', 'llm'],
+      ['--import', import.meta.resolve('tsx'), FORGE_CLI, 'worker', 'pipeline'],
       {
         // A child serves the queue alone: it starts no children of its own.
-        env: { ...settings, FORGE_LLM_WORKER_PROCESSES: '1', FORGE_WORKER_PARENT_PID: String(process.pid) },
+        env: {
+          ...settings,
+          FORGE_PIPELINE_WORKER_PROCESSES: '1',
+          FORGE_WORKER_PARENT_PID: String(process.pid),
+        },
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       },
     );
@@ -54,7 +58,7 @@ export function startLlmWorkerProcesses(
       children.delete(child);
       if (stopping) return;
       log(
-        `llm worker process ${slot} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); starting it again`,
+        `pipeline worker process ${slot} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); starting it again`,
       );
       setTimeout(() => {
         if (!stopping) void launch(slot);
@@ -91,7 +95,7 @@ export function startLlmWorkerProcesses(
 }
 
 /**
- * For a child of `startLlmWorkerProcesses`: tells the supervisor this worker is polling, and stops
+ * For a child of `startPipelineWorkerProcesses`: tells the supervisor this worker is polling, and stops
  * it when the supervisor is gone (the IPC channel closes), so it never takes tasks unsupervised.
  */
 export function reportToSupervisor(stop: () => void): void {
