@@ -128,8 +128,14 @@ test('a second process serves the pipeline queue, is started again after a SIGKI
       }
     }
     const pidsServing = [...identities].map((id) => Number(id.split('@')[0]));
-    assert.ok(pidsServing.includes(worker.pid), `the supervisor served the pipeline queue: ${[...identities]}`);
-    assert.ok(pidsServing.includes(first!), `the extra process served the pipeline queue: ${[...identities]}`);
+    assert.ok(
+      pidsServing.includes(worker.pid),
+      `the supervisor served the pipeline queue: ${[...identities]}`,
+    );
+    assert.ok(
+      pidsServing.includes(first!),
+      `the extra process served the pipeline queue: ${[...identities]}`,
+    );
 
     process.kill(first!, 'SIGKILL');
     const [second] = await waitFor(
