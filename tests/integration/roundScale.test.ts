@@ -19,10 +19,10 @@ const template = (id: string) =>
 const SKILLS = 500;
 let forge: TestForge;
 before(async () => {
-  forge = await startTestForge({ FORGE_PREPARE_QUEUE_CONCURRENCY: '24', FORGE_PIPELINE_QUEUE_CONCURRENCY: '64' }, [
-    'pipeline',
-    'prepare',
-  ]);
+  forge = await startTestForge(
+    { FORGE_PREPARE_QUEUE_CONCURRENCY: '24', FORGE_PIPELINE_QUEUE_CONCURRENCY: '64' },
+    ['pipeline', 'prepare'],
+  );
 });
 after(async () => {
   await forge?.close();

@@ -106,7 +106,11 @@ describe('skillWorkflow on a real Temporal dev server', { timeout: 120_000 }, ()
     assert.deepEqual(stagesOf(3), ['authorTask', 'prepareTask', 'judgeTask']);
     assert.deepEqual(stagesOf(5), ['authorTask', 'prepareTask']);
     for (const c of round.stageCalls)
-      assert.equal(c.queue, c.stage === 'officeVerify' ? world.queues.office : world.queues.pipeline, c.stage);
+      assert.equal(
+        c.queue,
+        c.stage === 'officeVerify' ? world.queues.office : world.queues.pipeline,
+        c.stage,
+      );
     // The history holds the activities a task needed: one for a task without office files, three
     // with them (fused, office, judge with package); the round gate is a local activity (a marker).
     const history = await handle.fetchHistory();
