@@ -1,7 +1,8 @@
 import { type Locate, located } from '../discovery.ts';
 
 const LOCATORS: Record<string, Record<string, Locate>> = {
-  'thunderbird.message_state': { subject: 'whole' },
+  // A state set on every message of one sender points at that sender.
+  'thunderbird.message_state': { subject: 'whole', from: 'whole' },
   'thunderbird.message_in_folder': { subject: 'whole' },
   'thunderbird.message_absent': { subject: 'whole' },
   'thunderbird.message_file': { subject: 'whole' },
@@ -9,7 +10,7 @@ const LOCATORS: Record<string, Record<string, Locate>> = {
   'thunderbird.filter_rule': { value: 'whole', folder: 'whole', name: 'whole' },
 };
 
-/** The message acted on (by subject), the one a reply or forward answers, a filter's terms, a list's members. */
+/** The message acted on (by subject, or by sender for all of one sender's), the one a reply or forward answers, a filter's terms, a list's members. */
 export function thunderbirdTargets(check: Record<string, unknown>): string[] {
   const out = located(check, LOCATORS);
   if (check.kind === 'thunderbird.draft' && typeof check.subject === 'string') {

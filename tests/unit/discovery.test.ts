@@ -163,6 +163,24 @@ describe('discovery targets', () => {
     const at = (instruction: string) => discoveryProblem({ instruction, level: 'goal', checks, prepares });
     assert.match(at('Star "Contract draft v3" from Ana in my Inbox.') ?? '', /names its target/);
     assert.equal(at('Star the latest mail Ana sent me, so I answer it first.'), undefined);
+    // Every message of one sender: the sender's address is what the check points at.
+    const bySender = [
+      { kind: 'thunderbird.message_state', folder: 'Inbox', from: 'ana@firm.example', read: true },
+    ];
+    const inbox = [
+      {
+        app: 'thunderbird',
+        target: 'forge.default',
+        open: false,
+        doc: {
+          folders: [{ path: 'Inbox', messages: [{ from: 'Ana Ruiz <ana@firm.example>', subject: 'Hi' }] }],
+        },
+      },
+    ];
+    const sender = (instruction: string) =>
+      discoveryProblem({ instruction, level: 'goal', checks: bySender, prepares: inbox });
+    assert.match(sender('Mark all mail from ana@firm.example as read.') ?? '', /names its target/);
+    assert.equal(sender('Mark everything from whoever wrote most often as read.'), undefined);
     assert.match(
       discoveryProblem({ instruction: 'Make it bold.', level: 'goal', checks: [], prepares: [] }) ?? '',
       /no target/,
