@@ -4,7 +4,7 @@ import { colToNum, parseRange } from './a1.ts';
 /**
  * What a Calc check points at, for discovery. Cells are found by their addresses
  * (`cellAddresses`); a CSV export by its file name. A check on a column — the key a table is
- * sorted by, the figures a formula totals, the values a rule or a format covers — points at that
+ * sorted by, the columns hidden, the figures a formula totals, the values a rule or a format covers — points at that
  * column, and a person names a column by its header: "total the Amount column" hands the column
  * over as surely as "B2:B20" does.
  */
@@ -18,6 +18,11 @@ export function calcTargets(check: Record<string, unknown>, ctx: DiscoveryContex
       break;
     case 'calc.formula':
       for (const r of Array.isArray(check.covers) ? check.covers : []) addColumn(columns, r);
+      break;
+    case 'calc.columns_hidden':
+      // The columns to hide, not the ones that must stay on view.
+      if (check.hidden !== false && Array.isArray(check.columns))
+        for (const c of check.columns) if (typeof c === 'string') columns.add(colToNum(c));
       break;
     case 'calc.conditional_format':
     case 'calc.style':
