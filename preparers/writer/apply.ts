@@ -152,6 +152,22 @@ async function applyOne(docx: Docx, edit: WriterEdit): Promise<void> {
         throw new Error(`${edit.op}: the paragraph before the index must be a body paragraph`);
       return insertToc(docx, ref, edit.title, edit.levels);
     }
+    case 'writer.set_style_format': {
+      const { op: _op, file: _file, style, ...format } = edit;
+      const id = await paragraphStyleId(docx, style);
+      const part = (await docx.pkg.related('word/document.xml', 'styles'))[0]?.target;
+      const def = part
+        ? (await docx.pkg.part(part)).elements('w:style').find((x) => x.attrs['w:styleId'] === id)
+        : undefined;
+      if (!def) throw new Error(`${edit.op}: ${edit.file} has no paragraph style ${style}`);
+      // A style's w:rPr follows its w:pPr (CT_Style order); applyRunFormat then fills it in.
+      if (!def.first('w:rPr')) {
+        const pPr = def.first('w:pPr');
+        def.children.splice(pPr ? def.children.indexOf(pPr) + 1 : def.children.length, 0, el('w:rPr'));
+      }
+      applyRunFormat(def, format);
+      return;
+    }
     case 'writer.set_indent':
       for (const { p } of need(matchingParagraphs(body, edit.paragraph), edit.paragraph, edit.op)) {
         setIndent(p, edit.left, edit.firstLine);

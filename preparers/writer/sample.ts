@@ -215,6 +215,11 @@ export function writerScenario(file: string): { doc: WriterDoc; cases: WriterCas
       checks: [{ kind: 'writer.indent', paragraph: 'Costs section', left: 1, firstLine: -0.5 }],
     },
     {
+      // Edit Style on Heading 1: the heading takes the look without direct formatting of its own.
+      edit: { op: 'writer.set_style_format', style: 'Heading1', italic: true, color: '1F4E79' },
+      checks: [{ kind: 'writer.run_format', text: 'Quarterly report', italic: true, color: '1F4E79' }],
+    },
+    {
       edit: { op: 'writer.insert_paragraph', after: 'second step', text: 'New lead-in' },
       checks: [
         { kind: 'writer.order', paragraphs: ['first step', 'second step', 'New lead-in'] },

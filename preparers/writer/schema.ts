@@ -328,6 +328,21 @@ export const editSchema = z.discriminatedUnion('op', [
         .describe('First-line indent in inches (negative: a hanging indent).'),
     })
     .describe('Set paragraph indentation.'),
+  z
+    .strictObject({
+      op: z.literal('writer.set_style_format'),
+      file,
+      style: paragraphStyle.describe('The paragraph style to modify.'),
+      bold: format.bold,
+      italic: format.italic,
+      underline: format.underline,
+      size: format.size,
+      font: format.font,
+      color: format.color,
+    })
+    .describe(
+      'Modify a paragraph style (Edit Style, Font and Font Effects): every paragraph in it, and in the styles based on it, shows the change where its text has no direct formatting of its own.',
+    ),
 ]);
 export type WriterEdit = z.infer<typeof editSchema>;
 

@@ -288,6 +288,14 @@ def set_heading(doc, op):
         par.ParaStyleName = "Heading %d" % int(op["level"])
 
 
+def set_style_format(doc, op):
+    """Right-click ▸ Paragraph ▸ Edit Style, Font and Font Effects tabs: the paragraph style itself
+    changes, so every paragraph in it (and in styles based on it) shows the change where its text
+    has no direct formatting of its own."""
+    families = doc.getStyleFamilies().getByName("ParagraphStyles")
+    format_range(families.getByName(PARAGRAPH_STYLE[op["style"]]), op)
+
+
 def make_list(doc, op):
     """The list style "Bullet •" (programmatic name "List 1") or "Numbering 123" applied to every
     item (Styles ▸ List Styles, or Format ▸ Bullets and Numbering): the items make up the style's
@@ -483,4 +491,5 @@ OPS = {
     "writer.add_comment": add_comment,
     "writer.insert_toc": insert_toc,
     "writer.set_indent": set_indent,
+    "writer.set_style_format": set_style_format,
 }

@@ -102,6 +102,60 @@ describe('writer oracle edits', () => {
     }
   });
 
+  test('a paragraph style edited (Edit Style) gives every heading in it the look; a body font set directly wins', async () => {
+    const doc = W.docSchema.parse({
+      blocks: [
+        { type: 'heading', level: 1, text: 'Annual letter' },
+        { type: 'heading', level: 2, text: 'What is new' },
+        { type: 'paragraph', runs: [{ text: 'Body in its own font.', font: 'Carlito', size: 11 }] },
+        { type: 'heading', level: 2, text: 'Who to contact' },
+      ],
+    });
+    const initial = await W.build(FILE, doc);
+    const style = (s: string, font = 'DejaVu Sans') =>
+      W.editSchema.parse({ op: 'writer.set_style_format', file: FILE, style: s, font, bold: true });
+    const check = (text: string) =>
+      W.checkSchema.parse({ kind: 'writer.run_format', file: FILE, text, font: 'DejaVu Sans', bold: true });
+    const checks = ['Annual letter', 'What is new', 'Who to contact', 'Body in its own font.'].map(check);
+    const states = {
+      // Both heading styles edited: every heading of either level, none of them touched directly.
+      headings: await W.apply(initial, [style('Heading1'), style('Heading2')]),
+      // Heading 1 only: the Heading 2 paragraphs keep their old look.
+      oneStyle: await W.apply(initial, [style('Heading1')]),
+      // The Normal style: the headings are based on it and take it; the body's own direct font wins.
+      normal: await W.apply(initial, [style('Normal')]),
+    };
+    const ours = async (files: FileMap) =>
+      Promise.all(checks.map(async (c) => (await W.probe(files, c)).pass));
+    const want = {
+      headings: [true, true, true, false],
+      oneStyle: [true, false, false, false],
+      normal: [true, true, true, false],
+    };
+    for (const [name, files] of Object.entries(states))
+      assert.deepEqual(await ours(files), want[name as keyof typeof want], name);
+    assert.deepEqual(await ours(initial), [false, false, false, false], 'untouched');
+    const work = mkdtempSync(path.join(tmpdir(), 'forge-writer-style-'));
+    try {
+      const checker = path.join(work, 'forge_check.py');
+      writeFileSync(checker, checkerSource().text);
+      const jobs = [];
+      for (const [name, files] of Object.entries(states)) {
+        const home = path.join(work, name);
+        await materializeHome(home, files);
+        jobs.push({ home, checks });
+      }
+      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+      assert.deepEqual(
+        verdicts.map((v) => v.map((x) => x.pass)),
+        Object.keys(states).map((k) => want[k as keyof typeof want]),
+        'the shipped checker agrees',
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   test('replace_text works across run boundaries and keeps other text', async () => {
     const files = await W.build(FILE, {
       blocks: [
