@@ -17,6 +17,7 @@ import {
 import { applyRunFormat, setAlignment, setIndent, setLineSpacing, setParagraphProp } from './format.ts';
 import { setHeaderText } from './headers.ts';
 import { newListNum } from './numbering.ts';
+import { insertPicture } from './pictures.ts';
 import { breakBefore, insertPageNumber } from './pages.ts';
 import { isolate, replaceInParagraph, setParagraphText, textNode } from './runs.ts';
 import type { WriterEdit } from './schema.ts';
@@ -170,7 +171,7 @@ async function applyOne(docx: Docx, edit: WriterEdit): Promise<void> {
     }
     case 'writer.set_indent':
       for (const { p } of need(matchingParagraphs(body, edit.paragraph), edit.paragraph, edit.op)) {
-        setIndent(p, edit.left, edit.firstLine);
+        setIndent(p, edit.left, edit.firstLine, edit.right);
       }
       return;
     case 'writer.delete_paragraph':
@@ -200,7 +201,9 @@ export async function applyWriter(files: FileMap, edits: WriterEdit[]): Promise<
       docx = await openDocx(out, edit.file);
       opened.set(edit.file, docx);
     }
-    await applyOne(docx, edit);
+    // A picture is the only edit that reads another file of the task: the image it embeds.
+    if (edit.op === 'writer.insert_picture') await insertPicture(docx, edit, out);
+    else await applyOne(docx, edit);
   }
   for (const [file, docx] of opened) out[file] = await docx.pkg.save();
   return out;

@@ -264,12 +264,16 @@ export function effectiveLineSpacing(styles: StyleSheet, p: XmlElement): number 
 const TWIPS_PER_INCH = 1440;
 
 /** Set left and/or first-line indentation (inches; a negative first line is a hanging indent). */
-export function setIndent(p: XmlElement, left?: number, firstLine?: number): void {
+export function setIndent(p: XmlElement, left?: number, firstLine?: number, right?: number): void {
   const existing = p.first('w:pPr')?.first('w:ind');
   const attrs: Record<string, string> = { ...(existing?.attrs ?? {}) };
   if (left !== undefined) {
     delete attrs['w:start'];
     attrs['w:left'] = String(Math.round(left * TWIPS_PER_INCH));
+  }
+  if (right !== undefined) {
+    delete attrs['w:end'];
+    attrs['w:right'] = String(Math.round(right * TWIPS_PER_INCH));
   }
   if (firstLine !== undefined) {
     delete attrs['w:firstLine'];

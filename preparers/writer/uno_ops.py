@@ -274,10 +274,12 @@ def set_line_spacing(doc, op):
 
 
 def set_indent(doc, op):
-    """Format ▸ Paragraph ▸ Indents & Spacing: Before text, First line."""
+    """Format ▸ Paragraph ▸ Indents & Spacing: Before text, After text, First line."""
     for par in matching(doc, op["paragraph"], op["op"]):
         if op.get("left") is not None:
             par.ParaLeftMargin = int(round(op["left"] * HUNDREDTH_MM_PER_INCH))
+        if op.get("right") is not None:
+            par.ParaRightMargin = int(round(op["right"] * HUNDREDTH_MM_PER_INCH))
         if op.get("firstLine") is not None:
             par.ParaFirstLineIndent = int(round(op["firstLine"] * HUNDREDTH_MM_PER_INCH))
 

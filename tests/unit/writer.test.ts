@@ -8,6 +8,7 @@ import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { OoxmlPackage } from '../../preparers/ooxml/package.ts';
 import { el, serializeXml } from '../../preparers/ooxml/xml.ts';
 import type { FileMap } from '../../preparers/types.ts';
+import { openDocx } from '../../preparers/writer/document.ts';
 import { writerPreparer as W, type WriterCheck, type WriterDoc } from '../../preparers/writer/index.ts';
 import { sampleWriterDoc, writerScenario } from '../../preparers/writer/sample.ts';
 import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
@@ -149,6 +150,52 @@ describe('writer oracle edits', () => {
       assert.deepEqual(
         verdicts.map((v) => v.map((x) => x.pass)),
         Object.keys(states).map((k) => want[k as keyof typeof want]),
+        'the shipped checker agrees',
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  test('a block quote indented on both sides reads as indented from the left; from the right only does not', async () => {
+    const doc = W.docSchema.parse({
+      blocks: [
+        { type: 'paragraph', runs: [{ text: 'Our year in short.' }] },
+        { type: 'paragraph', runs: [{ text: '"The garden changed the street."', italic: true }] },
+      ],
+    });
+    const initial = await W.build(FILE, doc);
+    const indent = (over: Record<string, number>) =>
+      W.editSchema.parse({ op: 'writer.set_indent', file: FILE, paragraph: 'garden changed', ...over });
+    const check = W.checkSchema.parse({
+      kind: 'writer.indent',
+      file: FILE,
+      paragraph: 'garden changed',
+      left: 0.5,
+      firstLine: 0,
+    });
+    const states = {
+      both: await W.apply(initial, [indent({ left: 0.5, right: 0.5 })]),
+      rightOnly: await W.apply(initial, [indent({ right: 0.5 })]),
+    };
+    const ind = (await openDocx(states.both, FILE)).body.descendants('w:ind')[0]!;
+    assert.deepEqual(ind.attrs, { 'w:left': '720', 'w:right': '720' }, 'After text is written as w:right');
+    assert.equal((await W.probe(states.both, check)).pass, true);
+    assert.equal((await W.probe(states.rightOnly, check)).pass, false);
+    const work = mkdtempSync(path.join(tmpdir(), 'forge-writer-indent-'));
+    try {
+      const checker = path.join(work, 'forge_check.py');
+      writeFileSync(checker, checkerSource().text);
+      const jobs = [];
+      for (const [name, files] of Object.entries(states)) {
+        const home = path.join(work, name);
+        await materializeHome(home, files);
+        jobs.push({ home, checks: [check] });
+      }
+      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+      assert.deepEqual(
+        verdicts.map((v) => v[0]!.pass),
+        [true, false],
         'the shipped checker agrees',
       );
     } finally {
