@@ -22,12 +22,6 @@ const file = z
   .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.docx$/i, 'a home-relative path ending in .docx, without ..')
   .describe('Home-relative path of the .docx file, e.g. "Documents/report.docx".');
 
-const imageFile = z
-  .string()
-  .min(1)
-  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.(png|jpe?g)$/i, 'a home-relative .png or .jpg path, without ..')
-  .describe('Home-relative path of a PNG or JPEG image, e.g. "Pictures/roof.png".');
-
 const color = z
   .string()
   .regex(/^[0-9A-Fa-f]{6}$/, 'six hex digits, no #')
@@ -350,11 +344,6 @@ export const editSchema = z.discriminatedUnion('op', [
     .describe(
       'Modify a paragraph style (Edit Style, Font and Font Effects): every paragraph in it, and in the styles based on it, shows the change where its text has no direct formatting of its own.',
     ),
-  z
-    .strictObject({ op: z.literal('writer.insert_picture'), file, after: match, from: imageFile })
-    .describe(
-      'Insert > Image: the image file, embedded unchanged, in a new paragraph after the first paragraph containing the text.',
-    ),
 ]);
 export type WriterEdit = z.infer<typeof editSchema>;
 
@@ -553,10 +542,5 @@ export const checkSchema = z.discriminatedUnion('kind', [
       tolerance: z.number().min(0).default(0.05).describe('Inches.'),
     })
     .describe('Every paragraph containing the text has this indentation (styles resolved).'),
-  z
-    .strictObject({ kind: z.literal('writer.picture'), file, after: match, image: imageFile })
-    .describe(
-      "A picture showing the image file (its bytes, or its pixel size if re-encoded) sits in the first paragraph containing the text or in a paragraph without text right after it, before the next paragraph with text.",
-    ),
 ]);
 export type WriterCheck = z.infer<typeof checkSchema>;
