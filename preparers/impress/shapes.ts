@@ -44,7 +44,16 @@ export function bodyParagraphs(items: Bullet[], rPr: XmlElement | undefined, bul
 }
 
 export function titleParagraph(text: string, rPr: XmlElement | undefined): XmlElement {
-  return el('a:p', {}, run(text, rPr));
+  // A line break in the text is a manual one (Shift+Enter), as a person types a title on two lines.
+  const lines = text.split(/\r?\n/);
+  return el(
+    'a:p',
+    {},
+    ...lines.flatMap((line, i) => [
+      ...(i > 0 ? [el('a:br', {}, rPr ? rPr.clone() : el('a:rPr', { lang: 'en-US', dirty: '0' }))] : []),
+      run(line, rPr),
+    ]),
+  );
 }
 
 /** Replace a shape's paragraphs, keeping its body and list properties. */

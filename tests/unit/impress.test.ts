@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 import fc from 'fast-check';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { impressPreparer as P } from '../../preparers/impress/index.ts';
 import { patternPng } from '../../preparers/impress/png.ts';
 import { impressScenario, sampleImpressDoc } from '../../preparers/impress/sample.ts';
 import { OoxmlPackage } from '../../preparers/ooxml/package.ts';
+import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
 
 const FILE = 'Desktop/deck.pptx';
 
@@ -85,6 +90,53 @@ describe('impress oracle edits', () => {
       const solved = await P.apply(initial, [note(typed)]);
       for (const exact of [true, false])
         assert.equal((await P.probe(solved, check(exact))).pass, pass, typed);
+    }
+  });
+
+  test('a title typed on two lines (a manual line break) is the same title, in both checkers', async () => {
+    const initial = await P.build(FILE, doc);
+    const title = (text: string) =>
+      P.editSchema.parse({ op: 'impress.set_title', file: FILE, slide: 2, text });
+    const check = P.checkSchema.parse({
+      kind: 'impress.slide_title',
+      file: FILE,
+      slide: 2,
+      text: 'Three Priorities for Next Year',
+      exact: true,
+    });
+    const states = {
+      twoLines: await P.apply(initial, [title('Three Priorities\nfor Next Year')]),
+      cut: await P.apply(initial, [title('Three Priorities\nfor Next')]),
+    };
+    // Shift+Enter is an a:br inside the one paragraph, not a newline inside the text.
+    const pkg = await OoxmlPackage.open(states.twoLines[FILE]!, FILE);
+    const slide = await pkg.part('ppt/slides/slide2.xml');
+    const p = slide.descendants('a:p').find((x) => x.descendants('a:br').length > 0);
+    assert.ok(p, 'the title paragraph holds a line break');
+    assert.deepEqual(
+      p.descendants('a:t').map((t) => t.text()),
+      ['Three Priorities', 'for Next Year'],
+    );
+    assert.equal((await P.probe(states.twoLines, check)).pass, true);
+    assert.equal((await P.probe(states.cut, check)).pass, false);
+    const work = mkdtempSync(path.join(tmpdir(), 'forge-impress-title-'));
+    try {
+      const checker = path.join(work, 'forge_check.py');
+      writeFileSync(checker, checkerSource().text);
+      const jobs = [];
+      for (const [name, files] of Object.entries(states)) {
+        const home = path.join(work, name);
+        await materializeHome(home, files);
+        jobs.push({ home, checks: [check] });
+      }
+      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+      assert.deepEqual(
+        verdicts.map((v) => v[0]!.pass),
+        [true, false],
+        'the shipped checker agrees',
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
     }
   });
 
