@@ -142,9 +142,13 @@ describe('discovery targets', () => {
       { kind: 'calc.formula', file, sheet: 'data', cell: 'C10', covers: ['C2:C9'] },
       // A row's style points at its cells, not at the headers of the columns it crosses.
       { kind: 'calc.style', file, sheet: 'Data', range: 'A4:C4', bold: true },
+      // A column kept on view or at its width is a constraint, not the target.
+      { kind: 'calc.columns_hidden', file, sheet: 'Notes', columns: ['B'] },
+      { kind: 'calc.columns_hidden', file, sheet: 'Notes', columns: ['A'], hidden: false },
+      { kind: 'calc.column_width', file, sheet: 'Data', column: 'A', min: 15, max: 21 },
     ];
     const headers = targetsOf(checks, book).filter((t) => !/^[A-Z]+[0-9]+$/.test(t));
-    assert.deepEqual(headers.sort(), ['April', 'March']);
+    assert.deepEqual(headers.sort(), ['April', 'March', 'Owner']);
     const at = (instruction: string) =>
       discoveryProblem({ instruction, level: 'goal', checks, prepares: book });
     assert.match(
