@@ -8,6 +8,7 @@ import {
   type StoredNode,
 } from './bookmarks.ts';
 import { deleteHistory, ofSite } from './history.ts';
+import { htmlLines, pdfOfLines } from './pdfText.ts';
 import { BOOKMARKS, HISTORY, PREFERENCES, parsePreferences, renderPreferences, setAt } from './prefs.ts';
 import type { ChromiumEdit } from './schema.ts';
 import { engineData, SEARCH_PREF, type SearchEngine } from './searchEngines.ts';
@@ -94,6 +95,14 @@ function applyOne(files: FileMap, edit: ChromiumEdit): void {
     case 'chromium.write_file':
       files[edit.path] = new Uint8Array(Buffer.from(edit.content, 'utf8'));
       return;
+    case 'chromium.print_pdf': {
+      const bytes = files[edit.page];
+      if (bytes === undefined) throw new Error(`${edit.page} does not exist`);
+      const html = Buffer.from(bytes).toString('utf8');
+      const title = /<title>([^<]*)<\/title>/i.exec(html)?.[1] ?? edit.page;
+      files[edit.to] = pdfOfLines(title, htmlLines(html));
+      return;
+    }
   }
 }
 

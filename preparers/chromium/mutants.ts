@@ -8,7 +8,7 @@ import { SEARCH_ENGINE_NAMES } from './searchEngines.ts';
 /**
  * Chromium near misses a person makes: a bookmark or folder filed under the other root (the bar
  * instead of "Other bookmarks", or the reverse) or in the parent folder, another search engine of
- * the list, a download saved in the folder's parent.
+ * the list, a download or a printed PDF saved in the folder's parent.
  */
 export async function chromiumMutants(
   edits: ChromiumEdit[],
@@ -56,7 +56,7 @@ export async function chromiumMutants(
         SEARCH_ENGINE_NAMES[(SEARCH_ENGINE_NAMES.indexOf(e.name as never) + 1) % SEARCH_ENGINE_NAMES.length]!;
       m.add(i, `${next} instead`, { ...e, name: next });
     }
-    if (e.op === 'chromium.copy_file' && e.to.includes('/')) {
+    if ((e.op === 'chromium.copy_file' || e.op === 'chromium.print_pdf') && e.to.includes('/')) {
       const name = e.to.slice(e.to.lastIndexOf('/') + 1);
       const parent = e.to.slice(0, e.to.lastIndexOf('/'));
       const up = parent.includes('/') ? `${parent.slice(0, parent.lastIndexOf('/'))}/${name}` : name;

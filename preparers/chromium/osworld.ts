@@ -28,5 +28,13 @@ export const chromiumOsworld: Record<string, OsworldMapper> = {
     unmapped('OSWorld compares downloads by format (compare_pdfs, compare_images…), not by exact bytes'),
   'chromium.file_text': () =>
     unmapped('case-insensitive with white space folded; check_include_exclude tests exact substrings'),
+  'chromium.pdf_text': () =>
+    unmapped(
+      "compare_pdfs needs the whole text equal to a gold PDF's, and a browser's print adds its own date, URL and line breaks; no OSWorld metric tests that a PDF's text holds given phrases",
+    ),
+  'chromium.json_fields': () =>
+    unmapped(
+      'check_json compares values exactly; a form field typed "42.50" for 42.5, with extra spaces or a date written day first is still right here',
+    ),
   'chromium.unchanged': () => unmapped('OSWorld has no invariant metric over a browser profile'),
 };

@@ -3,14 +3,42 @@ import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { type Entry, entriesOf, entryKey, folderAt, parseBookmarks } from './bookmarks.ts';
 import { historyUrls, ofSite } from './history.ts';
+import { foldPdfText, pdfText } from './pdfText.ts';
 import { BOOKMARKS, effectivePref, HISTORY, PREFERENCES, type PrefPath, parsePreferences } from './prefs.ts';
-import type { ChromiumCheck } from './schema.ts';
+import type { ChromiumCheck, FieldValue } from './schema.ts';
 import { searchEngineOf } from './searchEngines.ts';
 
 export const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Text as the checks compare it: lower case, runs of white space as one space. */
 export const foldText = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * Whether a submitted form field holds the wanted value, as the page took it down: text folded
+ * (case, runs of white space); a number however it was typed (a currency sign, thousands commas,
+ * "42.50" for 42.5); a date in ISO form or day first, the way the form's own hint writes it.
+ * checker.py (chromium_field_ok) is the same.
+ */
+export function fieldOk(value: unknown, want: FieldValue): boolean {
+  if ('number' in want) {
+    let n: number | undefined;
+    if (typeof value === 'number') n = value;
+    else if (typeof value === 'string') {
+      const bare = value.replace(/[£$€,\s]/g, '');
+      if (/^[+-]?\d+(\.\d+)?$/.test(bare)) n = Number(bare);
+    }
+    return n !== undefined && Math.abs(n - want.number) < 0.005;
+  }
+  if (typeof value !== 'string') return false;
+  if ('text' in want) return foldText(value) === foldText(want.text);
+  const v = value.trim();
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(v);
+  const dayFirst = /^(\d{1,2})[/.](\d{1,2})[/.](\d{4})$/.exec(v);
+  const ymd = iso ? [iso[1], iso[2], iso[3]] : dayFirst ? [dayFirst[3], dayFirst[2], dayFirst[1]] : undefined;
+  if (ymd === undefined) return false;
+  const [y, m, d] = want.date.split('-').map(Number);
+  return Number(ymd[0]) === y && Number(ymd[1]) === m && Number(ymd[2]) === d;
+}
 
 const sameEntry = (a: Entry, b: Entry) => entryKey(a) === entryKey(b);
 
@@ -86,6 +114,36 @@ export function probeState(state: ChromiumState, check: ChromiumCheck): ProbeRes
       const text = foldText(Buffer.from(bytes).toString('utf8'));
       const missing = check.contains.filter((s) => !text.includes(foldText(s)));
       return { pass: missing.length === 0, observed: { missing } };
+    }
+    case 'chromium.pdf_text': {
+      const bytes = state.files[check.path];
+      if (bytes === undefined) return { pass: false, observed: { exists: false } };
+      const text = pdfText(bytes);
+      if (text === undefined) return { pass: false, observed: { pdf: false } };
+      const folded = foldPdfText(text);
+      const missing = check.contains.filter((s) => !folded.includes(foldPdfText(s)));
+      return { pass: missing.length === 0, observed: { missing } };
+    }
+    case 'chromium.json_fields': {
+      const bytes = state.files[check.path];
+      if (bytes === undefined) return { pass: false, observed: { exists: false } };
+      let data: unknown;
+      try {
+        data = JSON.parse(Buffer.from(bytes).toString('utf8'));
+      } catch {
+        data = undefined;
+      }
+      if (data === null || typeof data !== 'object' || Array.isArray(data))
+        return { pass: false, observed: { json: false } };
+      const record = data as Record<string, unknown>;
+      const values: Record<string, unknown> = {};
+      const wrong: string[] = [];
+      for (const [name, want] of Object.entries(check.fields)) {
+        const has = Object.hasOwn(record, name);
+        values[name] = has ? record[name] : null;
+        if (!has || !fieldOk(record[name], want)) wrong.push(name);
+      }
+      return { pass: wrong.length === 0, observed: { wrong, values } };
     }
     case 'chromium.unchanged': {
       const changed: string[] = [];

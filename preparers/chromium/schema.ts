@@ -42,6 +42,26 @@ const isoDate = z
     'an ISO date-time in UTC, e.g. 2026-11-20T09:30:00Z',
   );
 
+const pdfPath = safeRelativePath
+  .refine((p) => /\.pdf$/i.test(p), 'a path ending in .pdf')
+  .describe('Home-relative path of the PDF, e.g. "Documents/Receipts/order-4417.pdf".');
+
+/** What a field of a submitted form must hold; each kind accepts every way a person writes the value. */
+const fieldValue = z.union([
+  z
+    .strictObject({ text: z.string().min(1).max(500) })
+    .describe(
+      'Text, compared case-insensitively with runs of white space as one space and the ends trimmed.',
+    ),
+  z
+    .strictObject({ number: z.number() })
+    .describe('A number, written as a JSON number or a string ("42.5", "42.50", "£42.50", "1,250").'),
+  z
+    .strictObject({ date: z.iso.date() })
+    .describe('A date: "YYYY-MM-DD", or day first as British forms write it ("14/11/2026", "4.11.2026").'),
+]);
+export type FieldValue = z.infer<typeof fieldValue>;
+
 const fileEntry = z
   .strictObject({
     path: safeRelativePath.describe('Home-relative path, e.g. "Sites/menu/index.html".'),
@@ -145,6 +165,13 @@ export const editSchema = z.discriminatedUnion('op', [
       content: z.string().max(200_000),
     })
     .describe('Write a text file (a note that uses a figure read on a page).'),
+  z
+    .strictObject({
+      op: z.literal('chromium.print_pdf'),
+      page: safeRelativePath.describe('The local page, e.g. "Sites/shop/receipt.html".'),
+      to: pdfPath,
+    })
+    .describe("Print the page to a PDF file (Print > Save as PDF): the page's text, page after page."),
 ]);
 export type ChromiumEdit = z.infer<typeof editSchema>;
 
@@ -206,6 +233,26 @@ export const checkSchema = z.discriminatedUnion('kind', [
       contains: z.array(z.string().min(1).max(500)).min(1).max(20),
     })
     .describe('The file is text holding each of these strings (case-insensitive, spaces collapsed).'),
+  z
+    .strictObject({
+      kind: z.literal('chromium.pdf_text'),
+      path: pdfPath,
+      contains: z.array(z.string().min(1).max(500)).min(1).max(20),
+    })
+    .describe(
+      "The file is a PDF whose text holds each of these strings (case-insensitive; white space ignored, since a PDF's line breaks fall where the page's width puts them).",
+    ),
+  z
+    .strictObject({
+      kind: z.literal('chromium.json_fields'),
+      path: safeRelativePath,
+      fields: z
+        .record(z.string().min(1).max(100), fieldValue)
+        .refine((f) => Object.keys(f).length > 0, 'name at least one field'),
+    })
+    .describe(
+      'The file is a JSON object (what a form page saves on submit) whose named fields hold these values; a missing or empty field fails.',
+    ),
   z
     .strictObject({
       kind: z.literal('chromium.unchanged'),

@@ -283,3 +283,93 @@ describe('settings Chromium itself writes pass the rubric', () => {
     });
   }
 });
+
+/**
+ * The two web skills whose result the page or the browser itself writes: the real Chromium fills the
+ * form page of the task and submits it (the page's own script builds the file that is downloaded),
+ * and prints the task's page to PDF (page.pdf(), Skia's writer, as Save as PDF uses). The files it
+ * writes pass the rubric with our probes and with the shipped checker; the oracle's are not used.
+ */
+describe('what real Chromium writes for a form and a printed page passes the rubric', () => {
+  const byId = (id: string) => {
+    const spec = skills.find((s) => s.id === id);
+    assert.ok(spec, `no skill ${id}`);
+    return spec;
+  };
+  async function withPage<T>(use: (page: import('playwright-core').Page) => Promise<T>): Promise<T> {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      timeout: 60_000,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    try {
+      return await use(await browser.newPage({ acceptDownloads: true }));
+    } finally {
+      await browser.close();
+    }
+  }
+  async function assertPasses(home: string, back: FileMap, checks: { kind: string }[]) {
+    const got = await Promise.all(checks.map((c) => probeCheck(back, c)));
+    assert.ok(
+      got.every((r) => r.pass),
+      JSON.stringify(got.map((r) => r.observed)),
+    );
+    const theirs = checkerVerdicts(home, checks);
+    assert.deepEqual(
+      theirs,
+      got.map((r) => ({ pass: r.pass, observed: r.observed })),
+    );
+  }
+
+  test('chromium.web.submit-form: the page fills, submits and downloads what the rubric asks', async () => {
+    const task = await offlineTask(byId('chromium.web.submit-form'));
+    const home = layOut(task.initial);
+    const [check] = task.checks as unknown as { path: string }[];
+    // The values the oracle submits, typed into the page's own fields as a person would.
+    const values = JSON.parse(Buffer.from(task.solved[check!.path]!).toString('utf8')) as Record<
+      string,
+      string
+    >;
+    const page = Object.keys(task.initial).find((p) => p.startsWith('Sites/') && p.endsWith('.html'))!;
+    await withPage(async (tab) => {
+      await tab.goto(`file://${path.join(home, page)}`);
+      for (const [name, value] of Object.entries(values)) {
+        if (value === '') continue;
+        const field = tab.locator(`[name="${name}"]`);
+        if ((await field.evaluate((e) => e.tagName)) === 'SELECT') await field.selectOption(value);
+        else await field.fill(value);
+      }
+      const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('button[type=submit]')]);
+      assert.equal(download.suggestedFilename(), path.basename(check!.path));
+      await download.saveAs(path.join(home, check!.path));
+    });
+    const back = readBack(home, task.initial);
+    // What the page's script wrote is what the oracle wrote, byte for byte.
+    assert.equal(
+      Buffer.from(back[check!.path]!).toString('utf8'),
+      Buffer.from(task.solved[check!.path]!).toString('utf8'),
+    );
+    await assertPasses(home, back, [...task.checks, ...task.invariants]);
+  });
+
+  test("chromium.web.save-as-pdf: Chromium's own PDF of the page passes", async () => {
+    const task = await offlineTask(byId('chromium.web.save-as-pdf'));
+    const home = layOut(task.initial);
+    const [check] = task.checks as unknown as { path: string }[];
+    const edit = task.edits[0] as unknown as { page: string };
+    mkdirSync(path.dirname(path.join(home, check!.path)), { recursive: true });
+    await withPage(async (tab) => {
+      await tab.goto(`file://${path.join(home, edit.page)}`);
+      await tab.pdf({ path: path.join(home, check!.path), displayHeaderFooter: true });
+    });
+    const back = readBack(home, task.initial);
+    assert.match(Buffer.from(back[check!.path]!).subarray(0, 20).toString('latin1'), /Skia\/PDF|^%PDF-/);
+    await assertPasses(home, back, [...task.checks, ...task.invariants]);
+  });
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -8,6 +8,7 @@ import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { SYSTEM_PYTHON } from '../../preparers/checker/runner.ts';
 import { type BookmarksFile, bookmarksChecksum } from '../../preparers/chromium/bookmarks.ts';
 import { type ChromiumCheck, chromiumPreparer as cr, docSchema } from '../../preparers/chromium/index.ts';
+import { pdfText } from '../../preparers/chromium/pdfText.ts';
 import { BOOKMARKS, HISTORY, PREFERENCES } from '../../preparers/chromium/prefs.ts';
 import { sha256Of } from '../../preparers/chromium/probe.ts';
 import { chromiumProfilePolicy } from '../../preparers/chromium/profilePolicy.ts';
@@ -334,5 +335,177 @@ describe('chromium profile policy', () => {
       null,
     );
     assert.equal(profileProblem(HISTORY, { type: 'file', bytes: built[HISTORY] }), null);
+  });
+});
+
+describe('chromium forms and PDFs: the checks pass every right way and fail the near misses', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  /** Verdicts of the shipped checker on each state, for the same checks. */
+  const shipped = (states: FileMap[], checks: ChromiumCheck[]) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'chromium-forms-'));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'forge_check.py'), checkerSource().text);
+    const jobs = states.map((files, k) => {
+      const home = path.join(dir, `home${k}`);
+      for (const [rel, bytes] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(home, rel)), { recursive: true });
+        writeFileSync(path.join(home, rel), bytes);
+      }
+      return { home, checks };
+    });
+    writeFileSync(path.join(dir, 'jobs.json'), JSON.stringify(jobs));
+    return JSON.parse(
+      execFileSync(
+        SYSTEM_PYTHON,
+        [path.join(dir, 'forge_check.py'), path.join(dir, 'jobs.json'), '--batch'],
+        {
+          encoding: 'utf8',
+        },
+      ),
+    ) as { pass: boolean; observed: unknown }[][];
+  };
+  const json = (o: unknown) => new Uint8Array(Buffer.from(`${JSON.stringify(o, null, 2)}\n`));
+
+  test('a submitted form: typed as the hints ask, or with loose spacing, an ISO date, a currency sign, passes; a wrong option, a blank field, a month-first date, no file fails', async () => {
+    const check = cr.checkSchema.parse({
+      kind: 'chromium.json_fields',
+      path: 'Downloads/expense-claim.json',
+      fields: {
+        claimant: { text: 'Priya Shah' },
+        date: { date: '2026-11-04' },
+        amount: { number: 1042.5 },
+        cost_centre: { text: 'OPS-210' },
+      },
+    }) as ChromiumCheck;
+    const typed = {
+      claimant: 'Priya Shah',
+      date: '04/11/2026',
+      amount: '1042.50',
+      cost_centre: 'OPS-210',
+      notes: '',
+    };
+    const right = [
+      typed,
+      { ...typed, claimant: '  priya   SHAH ', date: '2026-11-04', amount: '£1,042.5' },
+      { ...typed, date: '4/11/2026', amount: 1042.5 },
+      { ...typed, date: '4.11.2026', amount: '1042.50 ' },
+    ];
+    const wrong = [
+      { ...typed, cost_centre: 'OPS-220' },
+      { ...typed, claimant: '' },
+      { ...typed, date: '11/04/2026' },
+      { ...typed, date: '04/11/26' },
+      { ...typed, amount: '1024.50' },
+      { ...typed, amount: 'about 1042' },
+      { ...typed, amount: true },
+      { claimant: 'Priya Shah', date: '04/11/2026', amount: '1042.50' },
+      [typed],
+    ];
+    const states: FileMap[] = [
+      ...right.map((r) => ({ ...built, 'Downloads/expense-claim.json': json(r) })),
+      ...wrong.map((w) => ({ ...built, 'Downloads/expense-claim.json': json(w) })),
+      { ...built, 'Downloads/expense-claim.json': new Uint8Array(Buffer.from('claimant=Priya Shah')) },
+      built,
+    ];
+    const ours = await Promise.all(states.map((s) => cr.probe(s, check)));
+    assert.deepEqual(
+      ours.map((r) => r.pass),
+      [...right.map(() => true), ...wrong.map(() => false), false, false],
+      JSON.stringify(ours.map((r) => r.observed)),
+    );
+    assert.deepEqual((ours[right.length] as { observed: { wrong: string[] } }).observed.wrong, [
+      'cost_centre',
+    ]);
+    const theirs = shipped(states, [check]);
+    assert.deepEqual(
+      theirs.map((r) => r[0]),
+      ours.map((r) => ({ pass: r.pass, observed: r.observed })),
+    );
+  });
+
+  test("a page printed to PDF: the oracle's PDF and Chromium's own pass; the HTML renamed, another page, a missing phrase fail", async () => {
+    const page = [
+      '<!doctype html><html><head><meta charset="utf-8"><title>Harbour Books - Order confirmation</title>',
+      '<style>p{color:red}</style><script>var x = "Order number 9999";</script></head><body>',
+      '<h1>Order confirmation</h1><p>Order number 4417, October 2026</p>',
+      '<p>1 x Knots for Sailors &amp; Knots  £7.50</p><p>Total £29.74 — paid (in full)</p></body></html>',
+    ].join('\n');
+    const other = page.replace('4417', '4380');
+    const files: FileMap = {
+      ...built,
+      'Sites/books/order-4417.html': new Uint8Array(Buffer.from(page)),
+      'Sites/books/order-4380.html': new Uint8Array(Buffer.from(other)),
+    };
+    const check = cr.checkSchema.parse({
+      kind: 'chromium.pdf_text',
+      path: 'Documents/Receipts/order-4417.pdf',
+      contains: [
+        'Order confirmation',
+        'Order number 4417',
+        'Knots for Sailors & Knots £7.50',
+        'Total £29.74 — paid (in full)',
+      ],
+    }) as ChromiumCheck;
+    const printed = await apply(files, [
+      {
+        op: 'chromium.print_pdf',
+        page: 'Sites/books/order-4417.html',
+        to: 'Documents/Receipts/order-4417.pdf',
+      },
+    ]);
+    // Chromium's own Save as PDF (Skia: subset Type0 fonts, text as glyph ids mapped back through ToUnicode).
+    const skia = new Uint8Array(
+      readFileSync(new URL('../fixtures/chromium/skia-print.pdf', import.meta.url)),
+    );
+    assert.equal(pdfText(skia)?.replace(/\s+/g, ' ').trim(), 'Order number 4417 – total £29.74, final.');
+    const skiaCheck = cr.checkSchema.parse({
+      kind: 'chromium.pdf_text',
+      path: 'Documents/Receipts/order-4417.pdf',
+      contains: ['order number 4417', 'total £29.74, final'],
+    }) as ChromiumCheck;
+    const states: FileMap[] = [
+      printed,
+      { ...files, 'Documents/Receipts/order-4417.pdf': skia },
+      await apply(files, [
+        {
+          op: 'chromium.copy_file',
+          from: 'Sites/books/order-4417.html',
+          to: 'Documents/Receipts/order-4417.pdf',
+        },
+      ]),
+      await apply(files, [
+        {
+          op: 'chromium.print_pdf',
+          page: 'Sites/books/order-4380.html',
+          to: 'Documents/Receipts/order-4417.pdf',
+        },
+      ]),
+      await apply(files, [
+        { op: 'chromium.print_pdf', page: 'Sites/books/order-4417.html', to: 'Downloads/order-4417.pdf' },
+      ]),
+    ];
+    const checks = [check, skiaCheck];
+    const ours = await Promise.all(states.map((s) => Promise.all(checks.map((c) => cr.probe(s, c)))));
+    assert.deepEqual(
+      ours.map((r) => r.map((x) => x.pass)),
+      [
+        [true, false],
+        [false, true],
+        [false, false],
+        [false, false],
+        [false, false],
+      ],
+      JSON.stringify(ours.map((r) => r.map((x) => x.observed))),
+    );
+    // The page's script and style are not printed.
+    assert.ok(!pdfText(printed['Documents/Receipts/order-4417.pdf']!)!.includes('9999'));
+    const theirs = shipped(states, checks);
+    assert.deepEqual(
+      theirs,
+      ours.map((r) => r.map((x) => ({ pass: x.pass, observed: x.observed }))),
+    );
   });
 });
