@@ -166,6 +166,18 @@ function applyOne(state: EditState, edit: CalcEdit): void {
       if (edit.result !== undefined) state.pinned.add(pinKey(ws.name, parseCell(edit.cell)));
       return;
     }
+    case 'calc.set_formulas': {
+      const ws = requireSheet(wb, edit.sheet);
+      const at = parseCell(edit.cell);
+      edit.formulas.forEach((row, r) => {
+        row.forEach((f, c) => {
+          if (f === null) return;
+          const formula = f.replace(/^\s*=/, '');
+          ws.getCell(at.row + r, at.col + c).value = { formula } as ExcelJS.CellFormulaValue;
+        });
+      });
+      return;
+    }
     case 'calc.fill_formula': {
       const ws = requireSheet(wb, edit.sheet);
       const r = parseRange(edit.range);

@@ -265,6 +265,19 @@ export const calcEditSchema = z
       .strict(),
     z
       .object({
+        op: z.literal('calc.set_formulas'),
+        ...on,
+        cell: cellRef.describe('Top-left cell of the block.'),
+        formulas: z
+          .array(z.array(z.string().min(1).max(8192).nullable()))
+          .min(1)
+          .describe(
+            'Rows of formulas, each typed into its own cell as written (references are not shifted); null leaves the cell as it is. E.g. blank cells selected, "=A2" typed and Ctrl+Enter: each cell gets the formula that refers to the cell above it.',
+          ),
+      })
+      .strict(),
+    z
+      .object({
         op: z.literal('calc.fill_formula'),
         ...on,
         range: rangeRef.describe('Cells to fill, e.g. "D2:D20"; the formula is written for the first cell.'),

@@ -183,6 +183,17 @@ def set_formula(doc, op):
     type_formula(doc, sheet, row, col, op["formula"])
 
 
+def set_formulas(doc, op):
+    """Each formula typed into its own cell, as written (what typing one relative formula over a
+    selection of cells with Ctrl+Enter makes); None leaves the cell alone."""
+    sheet = sheet_of(doc, op["sheet"])
+    row, col = parse_cell(op["cell"])
+    for r, formulas in enumerate(op["formulas"]):
+        for c, f in enumerate(formulas):
+            if f is not None:
+                type_formula(doc, sheet, row + r, col + c, f)
+
+
 def fill_formula(doc, op):
     """The formula typed in the first cell, then filled over the range (Sheet ▸ Fill Cells ▸ Down
     / Right): relative references shift as LibreOffice shifts them."""
@@ -665,6 +676,7 @@ OPS = {
     "calc.set_value": set_value,
     "calc.set_values": set_values,
     "calc.set_formula": set_formula,
+    "calc.set_formulas": set_formulas,
     "calc.fill_formula": fill_formula,
     "calc.fill_series": fill_series,
     "calc.sort_range": sort_range,

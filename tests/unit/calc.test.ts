@@ -186,6 +186,72 @@ describe('calc preparer', () => {
     }
   });
 
+  test('blanks filled with references to the cell above read as the names typed; references down do not', async () => {
+    const grouped = calcDocSchema.parse({
+      sheets: [
+        {
+          name: 'Export',
+          columns: [
+            { header: 'Project', type: 'text' },
+            { header: 'Hours', type: 'int' },
+          ],
+          rows: [
+            ['Apollo', 3],
+            [null, 5],
+            [null, 2],
+            ['Beacon', 7],
+            [null, 1],
+          ],
+        },
+      ],
+    });
+    const built = await calcPreparer.build(FILE, grouped);
+    const formulas = (list: (string | null)[]) =>
+      calcPreparer.apply(built, [
+        calcPreparer.editSchema.parse({
+          op: 'calc.set_formulas',
+          file: FILE,
+          sheet: 'Export',
+          cell: 'A2',
+          formulas: list.map((f) => [f]),
+        }) as CalcEdit,
+      ]);
+    const check = {
+      kind: 'calc.range_values',
+      sheet: 'Export',
+      range: 'A2:A6',
+      values: [['Apollo'], ['Apollo'], ['Apollo'], ['Beacon'], ['Beacon']],
+    };
+    const states = {
+      // Go To Special > Blanks, "=A2" typed in A3, Ctrl+Enter.
+      above: await formulas([null, '=A2', '=A3', null, '=A5']),
+      // "=A4" typed instead: each blank copies the cell below, the next group's name.
+      below: await formulas([null, '=A4', '=A5', null, '=A7']),
+    };
+    assert.equal((await probe(states.above, check)).pass, true);
+    assert.equal((await probe(states.below, check)).pass, false);
+    assert.equal((await probe(built, check)).pass, false, 'untouched');
+    const work = mkdtempSync(path.join(tmpdir(), 'forge-calc-fill-'));
+    try {
+      const checker = path.join(work, 'forge_check.py');
+      writeFileSync(checker, checkerSource().text);
+      const jobs = [];
+      for (const [name, files] of Object.entries(states)) {
+        const home = path.join(work, name);
+        await materializeHome(home, files);
+        jobs.push({ home, checks: [{ file: FILE, ...check }] });
+      }
+      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+      assert.deepEqual(
+        verdicts.map((v) => v[0]!.pass),
+        [true, false],
+        'the shipped checker agrees',
+      );
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   test('deleting rows down to the last one empties them (ExcelJS leaves them otherwise)', async () => {
     const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
     const del = (row: number, count: number) =>
