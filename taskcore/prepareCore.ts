@@ -8,6 +8,7 @@ import { type MaterializedTask, materializeTask } from '../skills/run/materializ
 import { nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import { type Context, TemplateError } from '../skills/template.ts';
 import type { NodeRun } from './nodeRun.ts';
+import { coherenceProblems } from './verify/coherence.ts';
 import { discoveryProblem } from './verify/discovery.ts';
 import { draftTask, exportGate, type GateTask, type GateTaskFields } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
@@ -110,6 +111,11 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
     : undefined;
   if (hidden) return reject('instruction_invalid', 'verify_instruction', `discovery: ${hidden}`);
   runs.push({ nodeId: 'verify_instruction', kind: 'verify', status: 'ok', durationMs: lap() });
+  // Before anything is built: a task whose files contradict each other is not worth proving.
+  const incoherent = coherenceProblems({ instruction: m.instruction, docs: m.prepares.map((p) => p.doc) });
+  if (incoherent.length > 0)
+    return reject('content_incoherent', 'verify_coherence', incoherent.slice(0, 5).join('; '));
+  runs.push({ nodeId: 'verify_coherence', kind: 'verify', status: 'ok', durationMs: lap() });
   const initial: FileMap = {};
   const appOf = new Map<string, AppId>();
   for (const p of m.prepares) {

@@ -7,7 +7,6 @@ import {
   contentFigures,
   fileText,
   HONORIFIC_SUFFIX,
-  nameMatchesAddress,
   namesFile,
   type TaskContent,
 } from '../../app/contentFigures.ts';
@@ -17,6 +16,7 @@ import { createRng } from '../../llm/offline/prng.ts';
 import { fillSchema } from '../../llm/offline/schemaFill.ts';
 import { castFor, proseSourceFor } from '../../skills/content/pool.ts';
 import { generateRecords } from '../../skills/generate.ts';
+import { nameMatchesAddress } from '../../taskcore/verify/people.ts';
 
 const task = (over: Partial<TaskContent>): TaskContent => ({
   taskId: 't',
