@@ -876,13 +876,17 @@ def bare_address(a):
 
 ADDRESS_FIELDS = ('from', 'to', 'cc', 'to or cc', 'all addresses')
 MAIL_DOMAIN = re.compile(r'@?[a-z0-9-]+(?:\.[a-z0-9-]+)+')
+MAIL_ADDRESS = re.compile(r"[a-z0-9._%+'-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+")
 
 
 def term_key(field, operator, value):
-    """created.ts termKey: a domain term of an address field reads the same with contains / ends with, @ or not."""
+    """created.ts termKey: a domain term of an address field reads the same with contains / ends with, @ or
+    not; a whole address also with is."""
     f, op, v = field.lower(), operator.lower(), js_trim(value).lower()
     if f in ADDRESS_FIELDS and op in ('contains', 'ends with') and MAIL_DOMAIN.fullmatch(v):
         return '%s|contains|%s' % (f, v[1:] if v.startswith('@') else v)
+    if f in ADDRESS_FIELDS and op in ('contains', 'ends with', 'is') and MAIL_ADDRESS.fullmatch(v):
+        return '%s|contains|%s' % (f, v)
     return '%s|%s|%s' % (f, op, v)
 
 

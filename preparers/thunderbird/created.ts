@@ -13,7 +13,7 @@ import { parseSearches, type StoredSearch, searchName, VIRTUAL_FOLDERS_FILE } fr
  * `thunderbird.created`: nothing but the oracle's filters, saved searches and new messages exist. A
  * filter or search that was there is still there with its whole state, name included; any other
  * must equal one the oracle created in every term (field, operator, value; a domain term of an address
- * field as "contains" or "ends with", with or without its "@"), match type, action (the
+ * field as "contains" or "ends with", with or without its "@"; a whole address also as "is"), match type, action (the
  * exact set), enabled state and whether it runs on new mail — but may have any name (a person names
  * a filter as they like; a skill whose instruction fixes the name checks it). Every message with a
  * Message-ID the initial state did not have (a draft, a template) must be one of the oracle's new
@@ -79,12 +79,15 @@ const sorted = (list: string[]) => [...list].sort((a, b) => (a < b ? -1 : a > b 
 const ADDRESS_FIELDS = new Set(['from', 'to', 'cc', 'to or cc', 'all addresses']);
 /** "example.org" or "@example.org": a mail domain, as a person types it to pick out one organisation. */
 const DOMAIN = /^@?[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+/** "news@example.org": one sender's whole address. */
+const ADDRESS = /^[a-z0-9._%+'-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 
 /**
  * One term as compared. An address term on a mail domain reads the same with "contains" or "ends with"
  * and with or without the "@" (every address at the domain ends with it, as Thunderbird matches each
- * address of the header), so those are written one way: "from|contains|example.org". Any other
- * operator ("is", "begins with") stays itself: it selects other mail.
+ * address of the header), so those are written one way: "from|contains|example.org"; on one whole
+ * address "is" joins them ("from is news@example.org" picks out that sender as "contains" does). Any
+ * other operator ("begins with", "is" on a domain) stays itself: it selects other mail.
  */
 function termKey(field: string, operator: string, value: string): string {
   const f = field.toLowerCase();
@@ -92,6 +95,8 @@ function termKey(field: string, operator: string, value: string): string {
   const v = value.trim().toLowerCase();
   if (ADDRESS_FIELDS.has(f) && (op === 'contains' || op === 'ends with') && DOMAIN.test(v))
     return `${f}|contains|${v.replace(/^@/, '')}`;
+  if (ADDRESS_FIELDS.has(f) && (op === 'contains' || op === 'ends with' || op === 'is') && ADDRESS.test(v))
+    return `${f}|contains|${v}`;
   return `${f}|${op}|${v}`;
 }
 

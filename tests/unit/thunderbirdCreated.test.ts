@@ -181,7 +181,7 @@ describe('thunderbird.created: what the task creates equals the oracle', () => {
     assert.equal(await pass([draft(), draft()]), false, 'two drafts');
   });
 
-  test('a domain term reads the same with "contains" or "ends with", "@" or not; other operators differ', async () => {
+  test('a domain term reads the same with "contains" or "ends with", "@" or not (an address also with "is"); other operators differ', async () => {
     const search = (operator: string, value: string) => ({
       op: 'thunderbird.add_saved_search',
       search: { name: 'Example mail', scope: ['Inbox'], conditions: [{ field: 'from', operator, value }] },
@@ -199,7 +199,15 @@ describe('thunderbird.created: what the task creates equals the oracle', () => {
     assert.equal(await pass([search('begins with', 'example.org')]), false, 'begins with selects no sender');
     assert.equal(await pass([search('is', '@example.org')]), false, 'is');
     assert.equal(await pass([search('ends with', 'example.com')]), false, 'another domain');
-    // Not a domain: an address or a name keeps its operator ("bob" ends no address).
+    // One whole address: "is" picks out that sender as "contains" does; "begins with" stays apart.
+    const a = await scene([search('contains', 'bob@example.org')]);
+    const addressPass = async (e: { op: string }[]) =>
+      (await verdicts(a.initial, a.checks, await a.state(e)))['thunderbird.created'];
+    assert.equal(await addressPass([search('is', 'Bob@example.org')]), true, 'is the address');
+    assert.equal(await addressPass([search('ends with', 'bob@example.org')]), true, 'ends with the address');
+    assert.equal(await addressPass([search('is', 'carl@example.org')]), false, 'is another address');
+    assert.equal(await addressPass([search('begins with', 'bob@example.org')]), false, 'begins with');
+    // Not a domain or an address: a name keeps its operator ("bob" ends no address).
     const b = await scene([search('contains', 'bob')]);
     assert.equal(
       (await verdicts(b.initial, b.checks, await b.state([search('ends with', 'bob')])))[
