@@ -4,7 +4,7 @@ import { colToNum, parseRange } from './a1.ts';
 /**
  * What a Calc check points at, for discovery. Cells are found by their addresses
  * (`cellAddresses`); a CSV export by its file name. A check on a column — the key a table is
- * sorted by, the columns hidden or widened, the figures a formula totals, the values a rule or a format covers — points at that
+ * sorted by, the column filtered, the columns hidden or widened, the figures a formula totals, the values a rule or a format covers — points at that
  * column, and a person names a column by its header: "total the Amount column" hands the column
  * over as surely as "B2:B20" does.
  */
@@ -27,6 +27,10 @@ export function calcTargets(check: Record<string, unknown>, ctx: DiscoveryContex
     case 'calc.column_width':
       // A column to widen (a least width); one that keeps its width has a most as well.
       if (check.max === undefined && typeof check.column === 'string') columns.add(colToNum(check.column));
+      break;
+    case 'calc.autofilter':
+      // A filter set on just the column filtered (covers): that column.
+      addColumn(columns, check.covers);
       break;
     case 'calc.conditional_format':
     case 'calc.style':
