@@ -163,9 +163,24 @@ def vscode_setting(env, c):
             out.update(v)
             return out
         return v
+    want = merged(c.get('value'))
+
+    def same(got):
+        # probe.ts sameItems: with unordered, an array matches the same items in any order.
+        if c.get('unordered') and isinstance(got, list) and isinstance(want, list):
+            if len(got) != len(want):
+                return False
+            left = list(got)
+            for w in want:
+                at = next((i for i, g in enumerate(left) if same_json(g, w)), None)
+                if at is None:
+                    return False
+                del left[at]
+            return True
+        return same_json(got, want)
     if present:
-        return same_json(merged(actual), merged(c.get('value'))), {'value': actual}
-    return 'default' in c and same_json(default, merged(c.get('value'))), {'present': False}
+        return same(merged(actual)), {'value': actual}
+    return 'default' in c and same(default), {'present': False}
 
 
 @kind('vscode.settings_unchanged')

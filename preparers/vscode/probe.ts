@@ -90,7 +90,12 @@ export async function probeVscode(files: FileMap, check: VscodeCheck): Promise<P
       // VS Code merges an object setting (files.exclude) over its default object, key by key.
       const merged = (v: unknown) => (isObj(check.default) && isObj(v) ? { ...check.default, ...v } : v);
       const effective = present ? merged(actual) : check.default;
-      const pass = effective !== undefined && jsonEqual(effective, merged(check.value));
+      const want = merged(check.value);
+      const pass =
+        effective !== undefined &&
+        (check.unordered && Array.isArray(effective) && Array.isArray(want)
+          ? sameItems(effective, want)
+          : jsonEqual(effective, want));
       return { pass, observed: present ? { value: actual } : { present: false } };
     }
     case 'vscode.settings_unchanged': {
@@ -174,4 +179,16 @@ export async function probeVscode(files: FileMap, check: VscodeCheck): Promise<P
       };
     }
   }
+}
+
+/** The same items in any order, each matched once. */
+function sameItems(got: unknown[], want: unknown[]): boolean {
+  if (got.length !== want.length) return false;
+  const left = [...got];
+  return want.every((w) => {
+    const at = left.findIndex((g) => jsonEqual(g, w));
+    if (at < 0) return false;
+    left.splice(at, 1);
+    return true;
+  });
 }

@@ -184,6 +184,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
           "VS Code's default for the key: an absent key has it (the Settings editor removes a key set back to its default).",
         ),
       absent: z.literal(true).optional().describe('The key must not be set in this file at all.'),
+      unordered: z
+        .literal(true)
+        .optional()
+        .describe(
+          'An array value is compared in any order (editor.rulers: the same lines whichever column is typed first).',
+        ),
     })
     .superRefine((c, ctx) => {
       if ((c.value === undefined) === (c.absent === undefined))
