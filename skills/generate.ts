@@ -8,6 +8,7 @@ import {
   firmEmail,
   type Person,
 } from '../llm/offline/content/people.ts';
+import { type DatasetAttribution, DatasetError, loadDataset } from './datasets.ts';
 import { Rng } from './random.ts';
 
 /**
@@ -53,6 +54,7 @@ export const FIELD_KINDS = [
   'seq',
   'bool',
   'filename',
+  'column',
 ] as const;
 
 const fieldObject = z
@@ -66,6 +68,7 @@ const fieldObject = z
     from: z.string().optional().describe('ISO date, for date'),
     to: z.string().optional().describe('ISO date, for date'),
     unique: z.boolean().default(false),
+    column: z.string().min(1).optional().describe('for column: the column of the data set to copy'),
   })
   .strict();
 const fieldSchema = z.union([z.enum(FIELD_KINDS), fieldObject]);
@@ -83,6 +86,14 @@ export const generateSpecSchema = z
       .union([z.number().int().min(0), z.string()])
       .default(0)
       .describe('copies of random records to insert'),
+    dataset: z
+      .string()
+      .min(1)
+      .max(80)
+      .optional()
+      .describe(
+        'a real table of the vega-datasets package by its name (skills/datasets.ts): the records are that many consecutive rows from a seeded start, and fields of kind column copy its columns',
+      ),
   })
   .strict();
 
@@ -92,6 +103,7 @@ export const resolvedGenerateSchema = z
     records: z.coerce.number().int().min(1).max(5000),
     fields: z.record(z.string(), fieldSchema),
     duplicates: z.coerce.number().int().min(0).default(0),
+    dataset: z.string().min(1).optional(),
   })
   .strict();
 export type ResolvedGenerateSpec = z.infer<typeof resolvedGenerateSchema>;
@@ -101,6 +113,8 @@ export interface Generated {
   rows: unknown[][];
   header: string[];
   count: number;
+  /** Where the rows come from, when they are a real data set's. */
+  source?: DatasetAttribution;
 }
 
 export function generateRecords(spec: ResolvedGenerateSpec, seed: number, prose?: ProseSource): Generated {
@@ -112,10 +126,18 @@ export function generateRecords(spec: ResolvedGenerateSpec, seed: number, prose?
   // A record with a company and no person's name is the firm's: its address is the firm's too.
   const kinds = header.map((h) => normalise(spec.fields[h]!).kind);
   const firmOnly = kinds.includes('company') && !kinds.some((k) => NAME_KINDS.has(k));
+  const dataset = spec.dataset === undefined ? undefined : loadDataset(spec.dataset);
+  if (dataset && spec.records > dataset.rows.length)
+    throw new DatasetError(
+      `data set ${spec.dataset} has ${dataset.rows.length} rows, fewer than ${spec.records}`,
+    );
+  if (!dataset && kinds.includes('column')) throw new DatasetError('a field of kind column needs a dataset');
+  // Consecutive rows, as a real log or register reads (a month of days, a run of years).
+  const start = dataset ? rng.int(0, dataset.rows.length - spec.records) : 0;
   for (let i = 0; i < spec.records; i++) {
     const rec: Record<string, unknown> = {};
     // One person per record: its name fields and its e-mail address belong together.
-    const who: RecordPerson = { tries: 0, firmOnly };
+    const who: RecordPerson = { tries: 0, firmOnly, row: dataset?.rows[start + i] };
     for (const name of header) {
       const f = normalise(spec.fields[name]!);
       let value = field(f, i, rng, faker, prose, who);
@@ -139,7 +161,13 @@ export function generateRecords(spec: ResolvedGenerateSpec, seed: number, prose?
     const copy = { ...rng.pick(records) };
     records.splice(rng.int(0, records.length), 0, copy);
   }
-  return { records, rows: records.map((r) => header.map((h) => r[h])), header, count: records.length };
+  return {
+    records,
+    rows: records.map((r) => header.map((h) => r[h])),
+    header,
+    count: records.length,
+    ...(dataset ? { source: dataset.attribution } : {}),
+  };
 }
 
 function normalise(f: FieldSpec): z.infer<typeof fieldObject> {
@@ -169,6 +197,8 @@ interface RecordPerson {
   firmOnly: boolean;
   /** The record's company, when it has one. */
   firm?: string;
+  /** The data set's row this record copies, when the node reads one. */
+  row?: Record<string, string | number>;
 }
 const NAME_KINDS = new Set(['first_name', 'last_name', 'full_name']);
 
@@ -244,6 +274,12 @@ function field(
       return rng.next() < 0.5;
     case 'filename':
       return `${f.prefix ?? ''}${rng.pick(FILE_WORDS)}_${rng.int(10, 99)}`;
+    case 'column': {
+      const value = f.column === undefined ? undefined : who.row?.[f.column];
+      if (value === undefined)
+        throw new DatasetError(`the data set has no column ${String(f.column).slice(0, 60)}`);
+      return value;
+    }
     default:
       throw new Error(`field kind ${f.kind} needs a content set`);
   }

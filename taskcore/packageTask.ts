@@ -1,5 +1,6 @@
 import { OS_MANIFEST_PATH, type OsManifest } from '../preparers/home/manifest.ts';
 import { archivedProfileOf, profileArchivePath } from '../preparers/registry.ts';
+import type { DatasetAttribution } from '../skills/datasets.ts';
 import { depthOf } from '../skills/depth.ts';
 import { nodeOutput, nodeQualifiedId, type SkillSpec } from '../skills/schema.ts';
 import type { Context } from '../skills/template.ts';
@@ -38,6 +39,21 @@ export interface PackageProvenance {
   createdAt: string;
 }
 
+/** The real data sets a task's generate nodes read (their outputs carry the attribution), once each. */
+export function datasetsOf(ctx: Context): DatasetAttribution[] {
+  const found = new Map<string, DatasetAttribution>();
+  const walk = (v: unknown, depth: number) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || depth > 3) return;
+    const o = v as Record<string, unknown>;
+    const source = o.source as DatasetAttribution | undefined;
+    if (Array.isArray(o.records) && source && typeof source.package === 'string')
+      found.set(source.name, source);
+    else for (const x of Object.values(o)) walk(x, depth + 1);
+  };
+  walk(ctx, 0);
+  return [...found.values()];
+}
+
 export function packageFor(a: {
   task: { taskId: string; taskSeed: number };
   version: number;
@@ -70,10 +86,12 @@ export function packageFor(a: {
     ...(state.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
     rubric: { checks: state.checks, items: state.items, ...guardsOf(state.verdicts.initial) },
     oracle: { edits: state.edits },
-    provenance: a.provenance,
+    provenance: { ...a.provenance, ...withDatasets(datasetsOf(ctx)) },
   });
   return { built, artifacts };
 }
+
+const withDatasets = (datasets: DatasetAttribution[]) => (datasets.length > 0 ? { datasets } : {});
 
 /** The checks the untouched state passes (none recorded: no guards field, as before verdicts were kept). */
 function guardsOf(initial: boolean[]): { guards?: number[] } {

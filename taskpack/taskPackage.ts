@@ -83,6 +83,19 @@ export const taskPackageInputSchema = z.strictObject({
     costUsd: z.number().min(0),
     tokens: z.number().int().min(0),
     createdAt: z.iso.datetime(),
+    /** Real data sets the task's files were seeded from: where the figures come from, and their licence. */
+    datasets: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1),
+          source: z.string().min(1),
+          sourceUrl: z.string().optional(),
+          license: z.string().min(1),
+          licenseUrl: z.string().optional(),
+          package: z.string().min(1),
+        }),
+      )
+      .optional(),
   }),
 });
 export type TaskPackageInput = z.input<typeof taskPackageInputSchema>;

@@ -11,6 +11,7 @@ import {
   proseSourceFor,
   quotaFor,
 } from '../content/pool.ts';
+import { DatasetError } from '../datasets.ts';
 import { generateRecords, type ProseSource, proseKindsOf, resolvedGenerateSchema } from '../generate.ts';
 import { type InstructionLevel, LEVEL_GUIDANCE } from '../levels.ts';
 import { compileOutput } from '../outputTypes.ts';
@@ -152,7 +153,13 @@ export async function authorTask(
             detail: resolved.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
           };
         }
-        view[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, qid), prose);
+        try {
+          view[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, qid), prose);
+        } catch (err) {
+          // A data set the spec names wrongly is the spec's error, not the worker's.
+          if (!(err instanceof DatasetError)) throw err;
+          return { ok: false, reason: 'spec_error', node: qid, detail: err.message };
+        }
       } else if ('values' in node) {
         const values: Record<string, unknown> = {};
         view[node.id] = values;
