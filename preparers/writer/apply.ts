@@ -18,6 +18,7 @@ import { applyRunFormat, setAlignment, setIndent, setLineSpacing, setParagraphPr
 import { setHeaderText } from './headers.ts';
 import { newListNum } from './numbering.ts';
 import { breakBefore, insertPageNumber } from './pages.ts';
+import { insertPicture } from './pictures.ts';
 import { isolate, replaceInParagraph, setParagraphText, textNode } from './runs.ts';
 import type { WriterEdit } from './schema.ts';
 import { headingStyleId } from './styleDefs.ts';
@@ -200,7 +201,9 @@ export async function applyWriter(files: FileMap, edits: WriterEdit[]): Promise<
       docx = await openDocx(out, edit.file);
       opened.set(edit.file, docx);
     }
-    await applyOne(docx, edit);
+    // A picture is the only edit that reads another file of the task: the image it embeds.
+    if (edit.op === 'writer.insert_picture') await insertPicture(docx, edit, out);
+    else await applyOne(docx, edit);
   }
   for (const [file, docx] of opened) out[file] = await docx.pkg.save();
   return out;

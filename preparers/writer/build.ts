@@ -16,6 +16,7 @@ import {
   TextRun,
   WidthType,
 } from 'docx';
+import { buildGimp } from '../gimp/build.ts';
 import type { FileMap } from '../types.ts';
 import type { Alignment, Block, WriterDoc } from './schema.ts';
 
@@ -159,6 +160,12 @@ export async function buildDocx(doc: WriterDoc): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(document));
 }
 
+/** The document at the target, and the pictures the task puts beside it. */
 export async function buildWriter(target: string, doc: WriterDoc): Promise<FileMap> {
-  return { [target]: await buildDocx(doc) };
+  const out: FileMap = { [target]: await buildDocx(doc) };
+  for (const p of doc.pictures ?? []) {
+    if (p.path in out) throw new Error(`${p.path} is given twice`);
+    Object.assign(out, await buildGimp(p.path, p.image));
+  }
+  return out;
 }

@@ -839,3 +839,79 @@ def writer_unchanged(doc, c):
         if c.get(key) is not None and not same_json(c[key], now[key]):
             problems.append({key: now[key]})
     return not problems, ({'kept': len(c['paragraphs'])} if not problems else {'problems': problems[:6]})
+
+
+def writer_pixel_size(b):
+    """(width, height) from a PNG IHDR or the first JPEG start-of-frame, else None (impress/pictures.ts)."""
+    if b[:8] == b'\x89PNG\r\n\x1a\n':
+        return [int.from_bytes(b[16:20], 'big'), int.from_bytes(b[20:24], 'big')] if len(b) >= 24 else None
+    if b[:2] != b'\xff\xd8':
+        return None
+    at = 2
+    while at + 4 <= len(b):
+        if b[at] != 0xff:
+            return None
+        marker = b[at + 1]
+        if marker == 0xff:
+            at += 1
+            continue
+        if 0xd0 <= marker <= 0xd7 or marker == 0x01:
+            at += 2
+            continue
+        length = (b[at + 2] << 8) | b[at + 3]
+        if 0xc0 <= marker <= 0xcf and marker not in (0xc4, 0xc8, 0xcc):
+            if at + 9 > len(b):
+                return None
+            return [(b[at + 7] << 8) | b[at + 8], (b[at + 5] << 8) | b[at + 6]]
+        at += 2 + length
+    return None
+
+
+WRITER_R = '{http://schemas.openxmlformats.org/officeDocument/2006/relationships}'
+
+
+def writer_image_refs(p):
+    """Relationship ids of the images a paragraph shows: DrawingML blips and VML image data (pictures.ts)."""
+    out = [d.get(WRITER_R + 'embed') for d in descendants(p, 'blip')
+           if d.tag == '{http://schemas.openxmlformats.org/drawingml/2006/main}blip']
+    out += [d.get(WRITER_R + 'id') for d in descendants(p, 'imagedata')
+            if d.tag == '{urn:schemas-microsoft-com:vml}imagedata']
+    return [i for i in out if i]
+
+
+@kind('writer.picture')
+def writer_picture(env, c):
+    """preparers/writer/pictures.ts probePicture."""
+    doc = docx(env, c['file'])
+    source = env.read(c['image'])
+    if source is None:
+        return False, {'image': None}
+    want_sha = hashlib.sha256(source).hexdigest()
+    main = next((r['target'] for r in doc.pkg.related('', 'officeDocument')), 'word/document.xml')
+    rels = {r['id']: r for r in doc.pkg.rels(main)}
+
+    def describe(rid):
+        rel = rels.get(rid)
+        if rel is None or rel['target'] not in doc.pkg.names:
+            return {'same': False, 'size': None}
+        data = doc.pkg.zip.read(rel['target'])
+        size = writer_pixel_size(data)
+        same = hashlib.sha256(data).hexdigest() == want_sha
+        return {'same': same, 'size': None if size is None else '%dx%d' % (size[0], size[1])}
+    paras = [p for p, _ in w_paragraphs(doc.body)]
+    at = next((i for i, p in enumerate(paras) if c['after'] in w_text(p)), -1)
+    if at < 0:
+        return False, {'paragraphs': 0}
+    end = at + 1
+    while end < len(paras) and w_text(paras[end]).strip() == '':
+        end += 1
+    near = []
+    elsewhere = 0
+    for i, p in enumerate(paras):
+        for rid in writer_image_refs(p):
+            seen = describe(rid)
+            if at <= i < end:
+                near.append(seen)
+            elif seen['same']:
+                elsewhere += 1
+    return any(n['same'] for n in near), {'near': near, 'elsewhere': elsewhere}

@@ -16,6 +16,7 @@ const TARGET: Record<string, string> = {
   'writer.add_comment': 'paragraph',
   'writer.insert_paragraph': 'after',
   'writer.insert_table': 'after',
+  'writer.insert_picture': 'after',
   'writer.insert_page_break': 'before',
 };
 

@@ -84,6 +84,10 @@ export const writerOsworld: Record<string, OsworldMapper> = {
   'writer.comment': () => unmapped('no OSWorld docx metric reads comments or their anchors'),
   'writer.toc': () =>
     unmapped('no OSWorld docx metric reads a table-of-contents field (python-docx skips sdt blocks)'),
+  'writer.picture': () =>
+    unmapped(
+      "compare_docx_images compares the images of the whole document with the gold's, not which paragraph holds one",
+    ),
   'writer.indent': () =>
     unmapped(
       'no OSWorld docx metric compares paragraph indentation with gold (check_tabstops_* read tab stops)',

@@ -25,6 +25,7 @@ import { headerTexts } from './headers.ts';
 import { probeWriterUnchanged } from './invariants.ts';
 import { listInfo } from './numbering.ts';
 import { headerFields, startsNewPage } from './pages.ts';
+import { probePicture } from './pictures.ts';
 import type { WriterCheck } from './schema.ts';
 import { normaliseStyleName, StyleSheet } from './styles.ts';
 import { tableCells } from './tables.ts';
@@ -61,7 +62,10 @@ function everyParagraph<T>(
   return { pass: seen.every(ok), observed: seen.length === 1 ? seen[0] : seen };
 }
 
-async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
+async function probeOne(
+  docx: Docx,
+  check: Exclude<WriterCheck, { kind: 'writer.picture' }>,
+): Promise<ProbeResult> {
   const { body } = docx;
   switch (check.kind) {
     case 'writer.text_present': {
@@ -291,5 +295,6 @@ async function probeOne(docx: Docx, check: WriterCheck): Promise<ProbeResult> {
 export async function probeWriter(files: FileMap, check: WriterCheck): Promise<ProbeResult> {
   // The checker on the VM sees only this file, so the observation names only this file.
   if (!files[check.file]) return { pass: false, observed: { error: `file ${check.file} does not exist` } };
+  if (check.kind === 'writer.picture') return probePicture(files, check);
   return probeOne(await openDocx(files, check.file), check);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { docSchema as gimpDocSchema } from '../gimp/schema.ts';
 
 /** A home-relative .docx path, e.g. `Documents/report.docx`. */
 /** What a reader sees of a body paragraph (preparers/writer/invariants.ts). */
@@ -21,6 +22,12 @@ const file = z
   .min(1)
   .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.docx$/i, 'a home-relative path ending in .docx, without ..')
   .describe('Home-relative path of the .docx file, e.g. "Documents/report.docx".');
+
+const imageFile = z
+  .string()
+  .min(1)
+  .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$)).*\.(png|jpe?g)$/i, 'a home-relative .png or .jpg path, without ..')
+  .describe('Home-relative path of a PNG or JPEG image, e.g. "Pictures/roof.png".');
 
 const color = z
   .string()
@@ -152,6 +159,13 @@ export const docSchema = z
       })
       .default({ orientation: 'portrait' })
       .describe('Page setup of the single section (A4).'),
+    pictures: z
+      .array(z.strictObject({ path: imageFile, image: gimpDocSchema }))
+      .max(6)
+      .optional()
+      .describe(
+        'Image files the task puts beside the document (e.g. Pictures/roof.jpg), for the person to insert.',
+      ),
   })
   .describe('A Writer (.docx) document.');
 export type WriterDoc = z.infer<typeof docSchema>;
@@ -343,6 +357,20 @@ export const editSchema = z.discriminatedUnion('op', [
     })
     .describe(
       'Modify a paragraph style (Edit Style, Font and Font Effects): every paragraph in it, and in the styles based on it, shows the change where its text has no direct formatting of its own.',
+    ),
+  z
+    .strictObject({
+      op: z.literal('writer.insert_picture'),
+      file,
+      after: match,
+      from: imageFile,
+      into: z
+        .boolean()
+        .optional()
+        .describe('In that paragraph itself, after its text, instead of a new paragraph below it.'),
+    })
+    .describe(
+      'Insert > Image: the image file, embedded unchanged, in a new paragraph after the first paragraph containing the text.',
     ),
 ]);
 export type WriterEdit = z.infer<typeof editSchema>;
@@ -542,5 +570,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
       tolerance: z.number().min(0).default(0.05).describe('Inches.'),
     })
     .describe('Every paragraph containing the text has this indentation (styles resolved).'),
+  z
+    .strictObject({ kind: z.literal('writer.picture'), file, after: match, image: imageFile })
+    .describe(
+      'A picture embedding the image file (its very bytes) sits in the first paragraph containing the text or in a paragraph without text right after it, before the next paragraph with text.',
+    ),
 ]);
 export type WriterCheck = z.infer<typeof checkSchema>;
