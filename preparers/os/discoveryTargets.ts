@@ -16,7 +16,8 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Files gathered from elsewhere (copied, moved, packed) are the ones the agent found, as is a
- * folder layout a memo or mail names; what a text file gains (a host, an address) it had to find.
+ * folder layout a memo or mail names; what a text file gains (a host, an address) it had to find;
+ * the file a link points at.
  */
 export function osTargets(check: Record<string, unknown>, ctx: DiscoveryContext): string[] {
   const out: string[] = [];
@@ -33,6 +34,8 @@ export function osTargets(check: Record<string, unknown>, ctx: DiscoveryContext)
         out.push(name);
     }
   }
+  // A link points at the file the agent picked (the current one of several versions).
+  if (kind === 'os.symlink_to' && typeof check.to === 'string') out.push(basename(check.to));
   if (kind === 'os.content_equals' && typeof check.path === 'string' && typeof check.content === 'string') {
     const copyOf = [...files].find(([path, content]) => path !== check.path && content === check.content);
     if (copyOf) out.push(basename(copyOf[0]));
