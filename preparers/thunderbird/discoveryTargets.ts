@@ -7,10 +7,12 @@ const LOCATORS: Record<string, Record<string, Locate>> = {
   'thunderbird.message_absent': { subject: 'whole' },
   'thunderbird.message_file': { subject: 'whole' },
   'thunderbird.mailing_list': { members: 'whole' },
+  // A card made from what a mail holds: the person it is for.
+  'thunderbird.contact_exists': { email: 'whole', name: 'whole' },
   'thunderbird.filter_rule': { value: 'whole', folder: 'whole', name: 'whole' },
 };
 
-/** The message acted on (by subject, or by sender for all of one sender's), the one a reply or forward answers, a filter's terms, a list's members. */
+/** The message acted on (by subject, or by sender for all of one sender's), the one a reply or forward answers, a filter's terms, a list's members, the person a card is for. */
 export function thunderbirdTargets(check: Record<string, unknown>): string[] {
   const out = located(check, LOCATORS);
   if (check.kind === 'thunderbird.draft' && typeof check.subject === 'string') {
