@@ -9,10 +9,10 @@ import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**
  * Issue 30 asks that ≥ 30% of goal-level tasks make the agent find its target. The library holds
- * what is reached so far (at least 74 skills, 25.5% of 290, with 17 more Calc and Writer skills);
+ * what is reached so far (at least 75 skills, 25.8% of 291, with 18 more Calc and Writer skills);
  * these floors keep it from slipping back while it grows toward that target.
  */
-const DISCOVERY_SKILLS = 74;
+const DISCOVERY_SKILLS = 75;
 const DISCOVERY_FLOOR = 0.25;
 
 describe('discovery targets', () => {
