@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { stringify } from 'yaml';
+import {
+  type ContentSet,
+  contentKits,
+  kitFileSchema,
+  offlineContentPool,
+} from '../../llm/offline/content/kit.ts';
+import { contentPoolSchema, contentPrompt, proseSourceFor, quotaFor } from '../../skills/content/pool.ts';
+import { generateRecords } from '../../skills/generate.ts';
+import { loadSkillLibrary } from '../../skills/load.ts';
+import { authorTask } from '../../skills/run/author.ts';
+import { materializeTask } from '../../skills/run/materialize.ts';
+import { offlineCaller } from '../support/offlineAuthor.ts';
+
+/** A kit sentence as a pattern: its slots stand for whatever the task's cast filled in. */
+const pattern = (s: string) =>
+  new RegExp(`^${s.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-z0-9]+\\?\}/g, '.+?')}$`);
+const fromTopic = (text: string, sentences: readonly string[]) =>
+  sentences.some((s) => pattern(s).test(text));
+
+const topic = (title: string, n = 4) => ({
+  title,
+  sentences: Array.from({ length: n }, (_, i) => `Line ${i + 1} about ${title.toLowerCase()} for the team.`),
+});
+const kitOf = (topics: unknown[]) => ({
+  keywords: ['office'],
+  topics,
+  products: ['Stapler', 'Desk lamp', 'Paper (A4)', 'Pens', 'Mugs', 'Folders'],
+});
+const eight = Array.from({ length: 8 }, (_, i) => topic(`Topic number ${i + 1}`));
+
+describe('topic-coherent prose', () => {
+  test('every kit has at least eight topics of four sentences, no sentence under two titles', () => {
+    for (const [domain, kit] of contentKits()) {
+      assert.ok(kit.topics.length >= 8, domain);
+      for (const t of kit.topics) assert.ok(t.sentences.length >= 4, `${domain}: ${t.title}`);
+      assert.equal(new Set(kit.sentences).size, kit.sentences.length, domain);
+      assert.deepEqual(
+        kit.titles,
+        kit.topics.map((t) => t.title),
+      );
+    }
+    assert.ok(kitFileSchema.safeParse(kitOf(eight)).success);
+    const rejects = (why: string, kit: unknown) =>
+      assert.equal(kitFileSchema.safeParse(kit).success, false, why);
+    rejects('seven topics', kitOf(eight.slice(1)));
+    rejects('a topic of three sentences', kitOf([...eight.slice(1), topic('Short topic', 3)]));
+    rejects(
+      'one sentence under two titles',
+      kitOf([...eight, { ...topic('Copy'), sentences: eight[0]!.sentences }]),
+    );
+    rejects('a title twice', kitOf([...eight, topic('Topic number 1')]));
+    // A YAML flow list would split "Room (A, B)" at its comma: the halves are unbalanced.
+    rejects(
+      'unbalanced bracket',
+      kitOf([
+        ...eight.slice(1),
+        { ...topic('Rooms'), sentences: ['Meet in room (A', ...topic('Rooms').sentences] },
+      ]),
+    );
+    rejects('the old flat lists', { ...kitOf(eight), titles: ['A title'] });
+    assert.ok(stringify(kitOf(eight)).includes('topics:'));
+  });
+
+  test('the offline content set pairs each title with its kit topic', () => {
+    const quota = quotaFor(['title', 'sentence']);
+    const pool = offlineContentPool('clinic', quota, 3, 7);
+    const kit = contentKits().get('clinic')!;
+    assert.ok(contentPoolSchema(quota, 3).safeParse(pool).success);
+    for (const set of pool.sets) {
+      assert.deepEqual(
+        set.titles,
+        set.topics.map((t) => t.title),
+      );
+      for (const t of set.topics)
+        assert.deepEqual(
+          [...t.sentences].sort(),
+          [...kit.topics.find((k) => k.title === t.title)!.sentences].sort(),
+        );
+    }
+    // Titles alone (mail subjects, bookmark names) carry no sentences.
+    assert.deepEqual(offlineContentPool('clinic', quotaFor(['title']), 1, 7).sets[0]!.topics, []);
+    // The model is asked for sentences written for each title, and must give them.
+    assert.match(
+      contentPrompt(loadSkillLibrary().get('impress.slides.add-title-bullets')!.spec, 'clinic', quota, 3),
+      /written about exactly that title/,
+    );
+    const bare = { sets: pool.sets.map((s) => ({ ...s, topics: [] })) };
+    assert.equal(contentPoolSchema(quota, 3).safeParse(bare).success, false);
+  });
+
+  test("a record takes its body from its title, later titles never reuse an earlier one's lines", () => {
+    const set: ContentSet = {
+      titles: ['Budget', 'Travel'],
+      topics: [topic('Budget'), topic('Travel')],
+      sentences: ['A loose line that belongs to no title at all.', 'Another loose line for the memo.'],
+      paragraphs: [],
+      products: [],
+    };
+    const prose = proseSourceFor(set, 3);
+    // No title drawn yet: the loose sentences, as before topics existed.
+    assert.equal(prose.next('sentence'), 'A loose line that belongs to no title at all.');
+    const mail = generateRecords(
+      { records: 3, fields: { subject: 'title', body: 'paragraph', ps: 'sentence' }, duplicates: 0 },
+      5,
+      prose,
+    );
+    const [budget, travel, again] = mail.records as { subject: string; body: string; ps: string }[];
+    assert.equal(budget!.subject, 'Budget');
+    for (const x of [...budget!.body.split(/(?<=\.) /), budget!.ps]) assert.match(x, /about budget/);
+    for (const x of [...travel!.body.split(/(?<=\.) /), travel!.ps]) assert.match(x, /about travel/);
+    // "Budget: follow-up" has spent its topic: a loose line, not one already on the first record.
+    assert.equal(again!.subject, 'Budget: follow-up');
+    assert.doesNotMatch(`${again!.body} ${again!.ps}`, /about budget/);
+  });
+
+  test("every slide of an impress deck has bullets from its own title's topic, none on two slides", async () => {
+    const { spec } = loadSkillLibrary().get('impress.slides.add-title-bullets')!;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const authored = await authorTask(spec, seed, offlineCaller, { level: 'explicit' });
+      assert.ok(authored.ok, String(seed));
+      const content = authored.context.content as ContentSet;
+      const m = await materializeTask(spec, authored.context);
+      const slides = (m.prepares[0]!.doc as { slides: { layout: string; title: string; body: string[] }[] })
+        .slides;
+      const titled = slides.filter((s) => content.topics.some((t) => t.title === s.title));
+      assert.equal(titled.length, slides.length - 1, `seed ${seed}: all but the title slide`);
+      for (const slide of titled) {
+        const own = content.topics.find((t) => t.title === slide.title)!.sentences;
+        assert.equal(slide.body.length, 3);
+        for (const bullet of slide.body)
+          assert.ok(fromTopic(bullet, own), `seed ${seed}: "${bullet}" under "${slide.title}"`);
+      }
+      const bullets = titled.flatMap((s) => s.body);
+      assert.equal(new Set(bullets).size, bullets.length, `seed ${seed}: a bullet on two slides`);
+    }
+  });
+});
