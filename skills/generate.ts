@@ -22,9 +22,13 @@ import { Rng } from './random.ts';
 export const PROSE_KINDS = ['title', 'sentence', 'paragraph', 'words', 'word', 'product'] as const;
 export type ProseKind = (typeof PROSE_KINDS)[number];
 
-/** Hands out the next piece of prose of a kind; each call gives a new piece while they last. */
+/**
+ * Hands out the next piece of prose of a kind; each call gives a new piece while they last.
+ * Sentences and paragraphs are about the latest title drawn, or with `about` the task's
+ * `about`-th title (0-based, in the order titles were drawn).
+ */
 export interface ProseSource {
-  next(kind: ProseKind, maxWords?: number): string;
+  next(kind: ProseKind, maxWords?: number, about?: number): string;
 }
 export const FIELD_KINDS = [
   'first_name',
@@ -69,6 +73,15 @@ const fieldObject = z
     to: z.string().optional().describe('ISO date, for date'),
     unique: z.boolean().default(false),
     column: z.string().min(1).optional().describe('for column: the column of the data set to copy'),
+    per_title: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe(
+        'for sentence and paragraph drawn after a node of titles: record i is about title floor(i / per_title), as slides*3 bullets cut three per slide',
+      ),
   })
   .strict();
 const fieldSchema = z.union([z.enum(FIELD_KINDS), fieldObject]);
@@ -219,7 +232,11 @@ function field(
   const max = f.max ?? 1000;
   if ((PROSE_KINDS as readonly string[]).includes(f.kind)) {
     if (!prose) throw new Error(`field kind ${f.kind} needs a content set (an llm content node)`);
-    return prose.next(f.kind as ProseKind, f.max);
+    return prose.next(
+      f.kind as ProseKind,
+      f.max,
+      f.per_title === undefined ? undefined : Math.floor(index / f.per_title),
+    );
   }
   switch (f.kind) {
     case 'first_name':

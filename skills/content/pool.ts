@@ -5,6 +5,8 @@ import {
   type ContentSet,
   contentSetSchema,
   offlineContentPool,
+  TOPIC_SENTENCES,
+  wantsTopics,
 } from '../../llm/offline/content/kit.ts';
 import { drawOrganisation, drawPerson } from '../../llm/offline/content/people.ts';
 import type { ProseKind, ProseSource } from '../generate.ts';
@@ -53,8 +55,13 @@ export function contentPoolSchema(quota: ContentQuota, poolSize: number) {
 
 function buildPoolSchema(quota: ContentQuota, poolSize: number) {
   const atLeast = (n: number) => z.array(z.string()).min(n);
+  const topics = wantsTopics(quota);
   const set = contentSetSchema.extend({
-    titles: atLeast(quota.titles),
+    // With topics the titles are the topics' own: a separate list is optional.
+    titles: atLeast(topics ? 0 : quota.titles),
+    topics: z
+      .array(z.object({ title: z.string(), sentences: atLeast(TOPIC_SENTENCES) }).strict())
+      .min(topics ? quota.titles : 0),
     sentences: atLeast(quota.sentences),
     paragraphs: atLeast(quota.paragraphs),
     products: atLeast(quota.products),
@@ -76,12 +83,15 @@ const SLOT_HELP =
 
 /** The request every task of a pool sends: identical bytes, so the cache serves the pool. */
 export function contentPrompt(spec: SkillSpec, domain: string, quota: ContentQuota, poolSize: number) {
+  const topics = wantsTopics(quota);
   const wants = [
-    quota.titles
-      ? `${quota.titles} short titles (2 to 7 words, as for slides, headings or e-mail subjects)`
-      : '',
+    topics
+      ? `${quota.titles} topics, each a short title (2 to 7 words, as for slides, headings or e-mail subjects) with ${TOPIC_SENTENCES} sentences (8 to 25 words) written about exactly that title, as its slide's bullets or its section's lines`
+      : quota.titles
+        ? `${quota.titles} short titles (2 to 7 words, as for slides, headings or e-mail subjects)`
+        : '',
     quota.sentences
-      ? `${quota.sentences} single sentences (8 to 25 words, as for bullets or memo lines)`
+      ? `${quota.sentences} ${topics ? 'further ' : ''}single sentences (8 to 25 words, as for bullets or memo lines)`
       : '',
     quota.paragraphs
       ? `${quota.paragraphs} paragraphs (2 to 4 sentences, as in a memo, report or e-mail)`
@@ -143,6 +153,12 @@ const VARIANTS = {
  * The task's prose source over its content set: pieces in order, slots filled with the task's
  * cast; when a task needs more than its set holds, titles and products get plain variants and
  * paragraphs are recombined from the set's own sentences.
+ *
+ * Topics: after a title is drawn, sentences and paragraphs come from that title's topic (a
+ * record's body after its subject, the bullets after a slide's title, until the next title);
+ * `about` asks for the topic of the task's n-th title instead (a deck's bullets drawn after all
+ * its titles). A topic's sentence is handed out once, so no line sits on two slides; when a topic
+ * is spent, or there is none, the set's loose sentences serve as before.
  */
 export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
   const cast = castFor(taskSeed);
@@ -154,6 +170,12 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
       .replace(/\{org\}/g, cast.org)
       .replace(/\{amount\}/g, () => cast.amount())
       .replace(/\{date\}/g, () => cast.date());
+  const topics = set.topics ?? [];
+  const topicOf = new Map(topics.map((t) => [t.title, t]));
+  const titles = topics.length
+    ? [...topics.map((t) => t.title), ...set.titles.filter((t) => !topicOf.has(t))]
+    : set.titles;
+  const topicSentences = new Set(topics.flatMap((t) => t.sentences));
   const sentencesFromParagraphs = set.paragraphs
     .flatMap((p) => p.match(/[^.!?]+[.!?]+/g) ?? [])
     .map((s) => s.trim());
@@ -161,10 +183,16 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     ...set.sentences,
     ...sentencesFromParagraphs.filter((x) => !set.sentences.includes(x)),
   ];
+  // Loose sentences are not a topic's: those stay for their titles.
+  const looseSentences = allSentences.filter((x) => !topicSentences.has(x));
   // A sentence handed out on its own never also sits inside a paragraph handed out to the same
   // task: a document would say it twice (and "this sentence appears once" would be ambiguous).
   const givenParagraphs: string[] = [];
-  const givenSentences: string[] = [];
+  const used = new Set<string>();
+  const fresh = (x: string) => !used.has(x) && !givenParagraphs.some((p) => p.includes(x));
+  /** The topic of each title drawn so far, in order; the latest is the current one. */
+  const drawn: ({ title: string; sentences: string[] } | undefined)[] = [];
+  const topicFor = (about?: number) => (about === undefined ? drawn.at(-1) : drawn[about]);
   const counters = new Map<string, number>();
   const take = (key: string) => {
     const n = counters.get(key) ?? 0;
@@ -178,10 +206,13 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     return round === 0 ? base : join(base, variants[(round - 1) % variants.length]!);
   };
   return {
-    next(kind: ProseKind, maxWords?: number): string {
+    next(kind: ProseKind, maxWords?: number, about?: number): string {
       switch (kind) {
-        case 'title':
-          return fill(cycled(set.titles, VARIANTS.titles, take('title'), (a, v) => `${a}: ${v}`));
+        case 'title': {
+          const n = take('title');
+          drawn.push(titles.length ? topicOf.get(titles[n % titles.length]!) : undefined);
+          return fill(cycled(titles, VARIANTS.titles, n, (a, v) => `${a}: ${v}`));
+        }
         case 'product':
           // No comma: a product name is one item wherever a list of them is joined or split.
           return cycled(set.products, VARIANTS.products, take('product'), (a, v) => `${a} (${v})`);
@@ -194,23 +225,45 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
           // Shares the titles' counter: a short phrase never repeats a title used elsewhere.
           const n = take('title');
           if (maxWords === 1) {
-            const words = set.titles.flatMap((t) => t.toLowerCase().match(/[a-z]{5,}/g) ?? []);
+            const words = titles.flatMap((t) => t.toLowerCase().match(/[a-z]{5,}/g) ?? []);
             return words[n % words.length] ?? 'default';
           }
-          return fill(cycled(set.titles, VARIANTS.titles, n, (a, v) => `${a}: ${v}`));
+          return fill(cycled(titles, VARIANTS.titles, n, (a, v) => `${a}: ${v}`));
         }
         case 'sentence': {
-          let pick = '';
-          for (let tries = 0; tries < allSentences.length; tries++) {
-            pick = allSentences[take('sentence') % allSentences.length] ?? '';
-            if (!givenParagraphs.some((p) => p.includes(pick))) break;
+          const own = topicFor(about)?.sentences.find(fresh);
+          if (own) {
+            used.add(own);
+            return fill(own);
           }
-          givenSentences.push(pick);
-          return fill(pick || (set.titles[0] ?? ''));
+          // Loose ones first; then lines of topics whose titles this task has not drawn.
+          const spare = topics.filter((t) => !drawn.includes(t)).flatMap((t) => t.sentences);
+          const pool = [...looseSentences, ...spare.filter(fresh)];
+          let pick = '';
+          if (pool.some(fresh))
+            for (let tries = 0; tries < pool.length; tries++) {
+              pick = pool[take('sentence') % pool.length] ?? '';
+              if (fresh(pick)) break;
+            }
+          // All handed out: cycle as before, only never inside a paragraph of the task.
+          else
+            for (let tries = 0; tries < allSentences.length; tries++) {
+              pick = allSentences[take('sentence') % allSentences.length] ?? '';
+              if (!givenParagraphs.some((p) => p.includes(pick))) break;
+            }
+          used.add(pick);
+          return fill(pick || (titles[0] ?? ''));
         }
         case 'paragraph': {
+          const own = topicFor(about)?.sentences.filter(fresh) ?? [];
+          if (own.length >= 2) {
+            const parts = own.slice(0, 3);
+            for (const x of parts) used.add(x);
+            givenParagraphs.push(parts.join(' '));
+            return fill(parts.join(' '));
+          }
           let n = take('paragraph');
-          while (n < set.paragraphs.length && givenSentences.some((x) => set.paragraphs[n]!.includes(x)))
+          while (n < set.paragraphs.length && [...used].some((x) => set.paragraphs[n]!.includes(x)))
             n = take('paragraph');
           if (n < set.paragraphs.length) {
             givenParagraphs.push(set.paragraphs[n]!);

@@ -7,9 +7,10 @@ import { createRng, type Rng } from '../prng.ts';
 
 /**
  * The English content kit the offline model answers content nodes from: one YAML file per domain
- * (finance, hr, school, clinic, retail, events, it, research, nonprofit, household) with titles,
- * sentences and product names written for it. Sentences carry slots ({person}, {date}, …) the
- * engine fills with the task's own people, dates and places.
+ * (finance, hr, school, clinic, retail, events, it, research, nonprofit, household) with topics
+ * (a title and sentences written about exactly that title, so a slide's bullets or a section's
+ * paragraph agree with its heading) and product names. Sentences carry slots ({person}, {date}, …)
+ * the engine fills with the task's own people, dates and places.
  */
 /**
  * One item of a kit list. A YAML flow list splits an unquoted item at its own comma ("Notebook (A5,
@@ -20,18 +21,37 @@ const balanced = (s: string) =>
 const item = (min: number) =>
   z.string().min(min).refine(balanced, { message: 'unbalanced brackets or quotes' });
 
-const kitFileSchema = z
+const topicSchema = z.object({ title: item(3), sentences: z.array(item(10)).min(4) }).strict();
+
+export const kitFileSchema = z
   .object({
     keywords: z.array(z.string().min(1)).min(1),
-    titles: z.array(item(3)).min(8),
-    sentences: z.array(item(10)).min(16),
+    topics: z.array(topicSchema).min(8),
     // Products are listed, joined and split with commas (price lists, CSV cells, subjects): none inside.
     products: z
       .array(item(2).refine((s) => !s.includes(','), { message: 'a product name holds a comma' }))
       .min(6),
   })
-  .strict();
-export type ContentKit = z.infer<typeof kitFileSchema> & { domain: string };
+  .strict()
+  .superRefine((kit, ctx) => {
+    // A sentence under two titles would put one line on two slides of a deck.
+    const seen = new Set<string>();
+    for (const [i, t] of kit.topics.entries()) {
+      if (seen.has(t.title)) ctx.addIssue({ code: 'custom', path: ['topics', i], message: 'repeated title' });
+      seen.add(t.title);
+      for (const x of t.sentences) {
+        if (seen.has(x)) ctx.addIssue({ code: 'custom', path: ['topics', i], message: `repeated: ${x}` });
+        seen.add(x);
+      }
+    }
+  });
+export type KitTopic = z.infer<typeof topicSchema>;
+/** A domain's kit; `titles` and `sentences` are its topics' titles and all their sentences. */
+export type ContentKit = z.infer<typeof kitFileSchema> & {
+  domain: string;
+  titles: string[];
+  sentences: string[];
+};
 
 const kitDir = path.dirname(fileURLToPath(import.meta.url));
 let loaded: Map<string, ContentKit> | undefined;
@@ -47,7 +67,12 @@ export function contentKits(): Map<string, ContentKit> {
       const issue = parsed.error.issues[0];
       throw new Error(`content kit ${file}: ${issue?.path.join('.')}: ${issue?.message}`);
     }
-    kits.set(file.replace(/\.yaml$/, ''), { ...parsed.data, domain: file.replace(/\.yaml$/, '') });
+    kits.set(file.replace(/\.yaml$/, ''), {
+      ...parsed.data,
+      domain: file.replace(/\.yaml$/, ''),
+      titles: parsed.data.topics.map((t) => t.title),
+      sentences: parsed.data.topics.flatMap((t) => t.sentences),
+    });
   }
   loaded = kits;
   return kits;
@@ -69,10 +94,24 @@ export function classifyDomain(scenarioText: string, seed: number): string {
   return createRng(seed).pick(pool);
 }
 
-/** One task's share of a content pool: what a content node returns per task. */
+/**
+ * One task's share of a content pool: what a content node returns per task. `topics` pair titles
+ * with sentences written about them (a task that draws a title takes its slide's bullets or its
+ * section's paragraph from there); `titles` are drawn in order, topics' titles first.
+ */
 export const contentSetSchema = z
   .object({
     titles: z.array(z.string().min(3).max(90)).default([]),
+    topics: z
+      .array(
+        z
+          .object({
+            title: z.string().min(3).max(90),
+            sentences: z.array(z.string().min(10).max(300)).min(1),
+          })
+          .strict(),
+      )
+      .default([]),
     sentences: z.array(z.string().min(10).max(300)).default([]),
     paragraphs: z.array(z.string().min(40).max(1500)).default([]),
     products: z.array(z.string().min(2).max(60)).default([]),
@@ -87,10 +126,20 @@ export interface ContentQuota {
   products: number;
 }
 
+/** Sentences a set holds per topic: a slide's three bullets and one spare. */
+export const TOPIC_SENTENCES = 4;
+
+/** Titles come as topics (with sentences about each) when the task also writes sentences or paragraphs. */
+export function wantsTopics(quota: ContentQuota): boolean {
+  return quota.titles > 0 && (quota.sentences > 0 || quota.paragraphs > 0);
+}
+
 /**
  * The offline answer to a pooled content request: `poolSize` sets drawn from the domain's kit
  * without replacement across the sets where the kit allows, so the tasks of a pool share no
- * title and no paragraph. Paragraphs are two to four of the kit's sentences.
+ * title and no paragraph. Titles come with their topics' sentences when the task writes prose
+ * too; the loose sentences prefer the kit's other topics, so they do not take a title's lines.
+ * Paragraphs are two to four sentences of one topic, so a paragraph keeps to one subject.
  */
 export function offlineContentPool(
   domain: string,
@@ -113,24 +162,34 @@ export function offlineContentPool(
     const next = deal(items);
     return Array.from({ length: n }, next);
   };
-  const sentence = deal(kit.sentences);
+  const topic = deal(kit.topics);
   const usedParagraphs = new Set<string>();
   const sets: ContentSet[] = [];
   for (let s = 0; s < poolSize; s++) {
     const paragraphs: string[] = [];
     for (let p = 0, tries = 0; p < quota.paragraphs && tries < 200; tries++) {
-      const n = rng.int(2, 4);
-      const parts = new Set<string>();
-      for (let t = 0; parts.size < n && t < 20; t++) parts.add(sentence());
-      const text = [...parts].join(' ');
+      const from = shuffle(topic().sentences, rng);
+      const text = from.slice(0, Math.min(from.length, rng.int(2, 4))).join(' ');
       if (usedParagraphs.has(text)) continue;
       usedParagraphs.add(text);
       paragraphs.push(text);
       p++;
     }
+    const topics = fresh(kit.topics, quota.titles);
+    const titled = new Set(topics.flatMap((t) => t.sentences));
+    const loose = [
+      ...shuffle(
+        kit.sentences.filter((x) => !titled.has(x)),
+        rng,
+      ),
+      ...shuffle([...titled], rng),
+    ];
     sets.push({
-      titles: fresh(kit.titles, quota.titles),
-      sentences: fresh(kit.sentences, quota.sentences),
+      titles: topics.map((t) => t.title),
+      topics: wantsTopics(quota)
+        ? topics.map((t) => ({ title: t.title, sentences: shuffle(t.sentences, rng) }))
+        : [],
+      sentences: Array.from({ length: quota.sentences }, (_, i) => loose[i % loose.length]!),
       paragraphs,
       products: fresh(kit.products, quota.products),
     });
