@@ -9,11 +9,12 @@ import { offlineCaller } from '../support/offlineAuthor.ts';
 
 /**
  * Issue 30 asks that ≥ 30% of goal-level tasks make the agent find its target. The library holds
- * what is reached so far (at least 75 skills, 25.8% of 291, with 18 more Calc and Writer skills);
- * these floors keep it from slipping back while it grows toward that target.
+ * what is reached so far (90 skills, 30.9% of 291: 18 more Calc and Writer skills, 15 more of
+ * Impress, Thunderbird, OS and Chromium; 29.7% of a default round's goal tasks); these floors keep
+ * it from slipping back.
  */
-const DISCOVERY_SKILLS = 75;
-const DISCOVERY_FLOOR = 0.25;
+const DISCOVERY_SKILLS = 90;
+const DISCOVERY_FLOOR = 0.3;
 
 describe('discovery targets', () => {
   const prepares = [
@@ -159,6 +160,39 @@ describe('discovery targets', () => {
       at('Sort sales.xlsx by the earlier month, and total the latest month under its figures.'),
       undefined,
     );
+  });
+  test('the file a link points at, the person a contact card is for', () => {
+    const held = [
+      {
+        app: 'os',
+        target: 'Shared',
+        open: false,
+        doc: {
+          entries: [
+            { path: 'Shared/rates-2025.csv', content: 'a\n' },
+            { path: 'Shared/rates-2024.csv', content: 'b\n' },
+          ],
+        },
+      },
+      {
+        app: 'thunderbird',
+        target: 'forge.default',
+        open: false,
+        doc: { folders: [{ messages: [{ text: 'Best regards,\nMorgan Ellis\nmorgan@ellis.example' }] }] },
+      },
+    ];
+    const checks = [
+      { kind: 'os.symlink_to', path: 'work/p/rates.csv', to: 'Shared/rates-2025.csv' },
+      { kind: 'thunderbird.contact_exists', email: 'morgan@ellis.example', name: 'Morgan Ellis' },
+    ];
+    assert.deepEqual(targetsOf(checks, held).sort(), [
+      'Morgan Ellis',
+      'morgan@ellis.example',
+      'rates-2025.csv',
+    ]);
+    // A card for someone the task's files never mention (details typed from the instruction) points at no one.
+    const typed = [{ kind: 'thunderbird.contact_exists', email: 'kim@x.example', name: 'Kim Park' }];
+    assert.deepEqual(targetsOf(typed, held), []);
   });
   test('an instruction that names any of them is no discovery; one that describes them is', () => {
     const checks = [
