@@ -80,7 +80,7 @@ describe('a model-written spec is data: the static gate', () => {
     );
     assert.match(
       !loop.ok ? loop.reason : '',
-      /nodes\[3\]\.values\.spin: expression "\(\$f := function.*" defines a function other than an inline callback of \$map/,
+      /nodes\[\d+\]\.values\.spin: expression "\(\$f := function.*" defines a function other than an inline callback of \$map/,
     );
     const omega = check(
       proposal((s) => {
