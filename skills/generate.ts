@@ -24,8 +24,8 @@ export type ProseKind = (typeof PROSE_KINDS)[number];
 
 /**
  * Hands out the next piece of prose of a kind; each call gives a new piece while they last.
- * Sentences and paragraphs are about the latest title drawn, or with `about` the task's
- * `about`-th title (0-based, in the order titles were drawn).
+ * Sentences and paragraphs are about the latest title drawn, or with `about` the `about`-th
+ * (0-based) title of the latest run of titles drawn one after another (a node of titles).
  */
 export interface ProseSource {
   next(kind: ProseKind, maxWords?: number, about?: number): string;

@@ -156,8 +156,8 @@ const VARIANTS = {
  *
  * Topics: after a title is drawn, sentences and paragraphs come from that title's topic (a
  * record's body after its subject, the bullets after a slide's title, until the next title);
- * `about` asks for the topic of the task's n-th title instead (a deck's bullets drawn after all
- * its titles). A topic's sentence is handed out once, so no line sits on two slides; when a topic
+ * `about` asks for the topic of the n-th title of the latest run of titles instead (a deck's
+ * bullets drawn after all its titles). A topic's sentence is handed out once, so no line sits on two slides; when a topic
  * is spent, or there is none, the set's loose sentences serve as before.
  */
 export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
@@ -192,7 +192,14 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
   const fresh = (x: string) => !used.has(x) && !givenParagraphs.some((p) => p.includes(x));
   /** The topic of each title drawn so far, in order; the latest is the current one. */
   const drawn: ({ title: string; sentences: string[] } | undefined)[] = [];
-  const topicFor = (about?: number) => (about === undefined ? drawn.at(-1) : drawn[about]);
+  // `about` counts from the first title of the latest run of titles (a deck's title node): a
+  // composite's earlier steps may have drawn titles of their own.
+  let runStart = 0;
+  let lastWasTitle = false;
+  const topicFor = (about?: number) => {
+    lastWasTitle = false;
+    return about === undefined ? drawn.at(-1) : drawn[runStart + about];
+  };
   const counters = new Map<string, number>();
   const take = (key: string) => {
     const n = counters.get(key) ?? 0;
@@ -205,13 +212,31 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     const round = Math.floor(n / items.length);
     return round === 0 ? base : join(base, variants[(round - 1) % variants.length]!);
   };
+  // Titles are handed out in order, except that a title whose topic lines an earlier file of the
+  // task already used (a composite's memo before its deck) waits: its slide would get loose lines.
+  const remaining = [...titles];
+  const nextTitle = () => {
+    if (remaining.length === 0)
+      return cycled(titles, VARIANTS.titles, titles.length + take('title-variant'), (a, v) => `${a}: ${v}`);
+    const lines = (t: string) => {
+      const topic = topicOf.get(t);
+      return topic ? Math.min(3, topic.sentences.filter(fresh).length) : 0;
+    };
+    let best = 0;
+    for (let j = 1; j < remaining.length; j++) if (lines(remaining[j]!) > lines(remaining[best]!)) best = j;
+    return remaining.splice(best, 1)[0]!;
+  };
   return {
     next(kind: ProseKind, maxWords?: number, about?: number): string {
       switch (kind) {
         case 'title': {
-          const n = take('title');
-          drawn.push(titles.length ? topicOf.get(titles[n % titles.length]!) : undefined);
-          return fill(cycled(titles, VARIANTS.titles, n, (a, v) => `${a}: ${v}`));
+          if (titles.length === 0) throw new Error('the content set has no items of this kind');
+          const title = nextTitle();
+          if (!lastWasTitle) runStart = drawn.length;
+          lastWasTitle = true;
+          // A variant ("Budget: follow-up") is its title's topic, spent by then.
+          drawn.push(topicOf.get(title) ?? topicOf.get(title.replace(/: [^:]+$/, '')));
+          return fill(title);
         }
         case 'product':
           // No comma: a product name is one item wherever a list of them is joined or split.
@@ -222,13 +247,13 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
           return words[n % words.length] ?? 'records';
         }
         case 'words': {
-          // Shares the titles' counter: a short phrase never repeats a title used elsewhere.
+          // Takes from the titles: a short phrase never repeats a title used elsewhere.
           const n = take('title');
           if (maxWords === 1) {
             const words = titles.flatMap((t) => t.toLowerCase().match(/[a-z]{5,}/g) ?? []);
             return words[n % words.length] ?? 'default';
           }
-          return fill(cycled(titles, VARIANTS.titles, n, (a, v) => `${a}: ${v}`));
+          return fill(nextTitle());
         }
         case 'sentence': {
           const own = topicFor(about)?.sentences.find(fresh);
@@ -236,9 +261,11 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
             used.add(own);
             return fill(own);
           }
-          // Loose ones first; then lines of topics whose titles this task has not drawn.
+          // Loose ones first; then lines of topics whose titles this task has not drawn; then any
+          // unused line at all rather than a line the task already has.
           const spare = topics.filter((t) => !drawn.includes(t)).flatMap((t) => t.sentences);
-          const pool = [...looseSentences, ...spare.filter(fresh)];
+          const spent = topics.filter((t) => drawn.includes(t)).flatMap((t) => t.sentences);
+          const pool = [...looseSentences, ...spare.filter(fresh), ...spent.filter(fresh)];
           let pick = '';
           if (pool.some(fresh))
             for (let tries = 0; tries < pool.length; tries++) {

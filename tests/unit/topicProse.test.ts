@@ -116,6 +116,30 @@ describe('topic-coherent prose', () => {
     assert.doesNotMatch(`${again!.body} ${again!.ps}`, /about budget/);
   });
 
+  test("per_title counts from the latest node of titles: an earlier step's subjects do not shift a deck", () => {
+    const set: ContentSet = {
+      titles: [],
+      topics: [topic('Budget'), topic('Travel'), topic('Rota')],
+      sentences: ['A loose line that belongs to no title at all.'],
+      paragraphs: [],
+      products: [],
+    };
+    const prose = proseSourceFor(set, 3);
+    generateRecords({ records: 1, fields: { subject: 'title', body: 'paragraph' }, duplicates: 0 }, 1, prose);
+    const deck = generateRecords({ records: 2, fields: { title: 'title' }, duplicates: 0 }, 2, prose);
+    assert.deepEqual(
+      deck.records.map((r) => r.title),
+      ['Travel', 'Rota'],
+    );
+    const bullets = generateRecords(
+      { records: 4, fields: { text: { kind: 'sentence', per_title: 2, unique: false } }, duplicates: 0 },
+      3,
+      prose,
+    ).records.map((r) => String(r.text));
+    for (const b of bullets.slice(0, 2)) assert.match(b, /about travel/);
+    for (const b of bullets.slice(2)) assert.match(b, /about rota/);
+  });
+
   test("every slide of an impress deck has bullets from its own title's topic, none on two slides", async () => {
     const { spec } = loadSkillLibrary().get('impress.slides.add-title-bullets')!;
     for (const seed of [1, 2, 3, 4, 5, 6]) {
