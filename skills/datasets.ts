@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCsv } from '../preparers/csv.ts';
 
 /**
  * Real public tables a skill can seed its files from, read from the registry package
@@ -68,29 +69,6 @@ function packageIndex() {
   return index;
 }
 
-/** One CSV line split at commas outside double quotes ("" inside quotes is one quote). */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
 /** A number where the cell is one ("12.8"), the text otherwise ("2012-01-01", "rain"). */
 const cell = (s: string): string | number => (/^-?\d+(\.\d+)?$/.test(s) ? Number(s) : s);
 
@@ -99,12 +77,10 @@ function parseTable(
   text: string,
 ): { columns: string[]; rows: Record<string, string | number>[] } {
   if (file.endsWith('.csv')) {
-    const [head, ...lines] = text.split(/\r?\n/).filter((l) => l.length > 0);
-    const columns = csvFields(head ?? '');
-    const rows = lines.map((l) => {
-      const values = csvFields(l);
-      return Object.fromEntries(columns.map((c, i) => [c, cell(values[i] ?? '')]));
-    });
+    const [columns = [], ...records] = parseCsv(text).filter((r) => r.some((f) => f !== ''));
+    const rows = records.map((values) =>
+      Object.fromEntries(columns.map((c, i) => [c, cell(values[i] ?? '')])),
+    );
     return { columns, rows };
   }
   const records = z

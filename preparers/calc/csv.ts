@@ -1,4 +1,5 @@
 import type ExcelJS from 'exceljs';
+import { parseCsv } from '../csv.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import type { CalcCheck, CellValue } from './schema.ts';
 import { cellValue, type Plain } from './workbook.ts';
@@ -34,40 +35,6 @@ export function sheetToCsv(ws: ExcelJS.Worksheet): string {
   );
   while (lines.length > 0 && /^,*$/.test(lines[lines.length - 1])) lines.pop();
   return `${lines.join('\n')}\n`;
-}
-
-/** RFC 4180 fields; a BOM is dropped, CRLF and LF both end a record. */
-export function parseCsv(text: string): string[][] {
-  const src = text.replace(/^\uFEFF/, '');
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i];
-    if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cur);
-      cur = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && src[i + 1] === '\n') i++;
-      row.push(cur);
-      rows.push(row);
-      row = [];
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur !== '' || row.length > 0) {
-    row.push(cur);
-    rows.push(row);
-  }
-  return rows;
 }
 
 /** A field read as a number: currency signs, thousands separators and spaces are ignored. */
