@@ -157,15 +157,15 @@ describe('expansion gate: forbidden launch and targets', () => {
     );
     assert.match(
       rows[1]!.reason!,
-      /^unsafe spec: nodes\[5\]\.prepare\.doc\.entries\[0\]\.path targets "\.bashrc": \.bashrc is a shell or session start-up file/,
+      /^unsafe spec: nodes\[\d+\]\.prepare\.doc\.entries\[0\]\.path targets "\.bashrc": \.bashrc is a shell or session start-up file/,
     );
     assert.match(
       rows[2]!.reason!,
-      /^unsafe spec: nodes\[5\]\.prepare\.doc\.entries\[0\]\.path targets "\.config\/libreoffice\/4\/user\/basic\/Standard\/Module1\.xba": \.config\/libreoffice\/ is LibreOffice configuration: basic\/ holds Basic macro libraries/,
+      /^unsafe spec: nodes\[\d+\]\.prepare\.doc\.entries\[0\]\.path targets "\.config\/libreoffice\/4\/user\/basic\/Standard\/Module1\.xba": \.config\/libreoffice\/ is LibreOffice configuration: basic\/ holds Basic macro libraries/,
     );
     assert.match(
       rows[3]!.reason!,
-      /^unsafe spec: nodes\[5\]\.prepare\.doc\.entries\[0\]\.path targets "\.thunderbird\/forge\.default\/user\.js": \.thunderbird\/ is Thunderbird configuration: user\.js overrides prefs on every start/,
+      /^unsafe spec: nodes\[\d+\]\.prepare\.doc\.entries\[0\]\.path targets "\.thunderbird\/forge\.default\/user\.js": \.thunderbird\/ is Thunderbird configuration: user\.js overrides prefs on every start/,
     );
     for (const p of proposals) {
       assert.equal((await db.select().from(skills).where(eq(skills.id, p.id))).length, 0, p.id);
