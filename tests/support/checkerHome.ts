@@ -1,8 +1,13 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
+import { checkerSource } from '../../preparers/checker/assemble.ts';
+import { materializeHome } from '../../preparers/home/materialize.ts';
+import type { FileMap } from '../../preparers/types.ts';
 
-export { materializeHome } from '../../preparers/home/materialize.ts';
+export { materializeHome };
 
 import { type CheckerVerdict, SYSTEM_PYTHON } from '../../preparers/checker/runner.ts';
 
@@ -25,4 +30,28 @@ export async function runCheckerBatch(
     maxBuffer: 256 * 1024 * 1024,
   });
   return JSON.parse(stdout) as CheckerVerdict[][];
+}
+
+/**
+ * The shipped checker's verdicts on named states, each laid out as a home of its own: one batch,
+ * one verdict list per state, in the states' order. The scratch folder is removed afterwards.
+ */
+export async function shippedVerdicts(
+  states: Record<string, FileMap>,
+  checks: unknown[],
+): Promise<CheckerVerdict[][]> {
+  const work = await mkdtemp(path.join(tmpdir(), 'forge-shipped-'));
+  try {
+    const checker = path.join(work, 'forge_check.py');
+    await writeFile(checker, checkerSource().text);
+    const jobs = [];
+    for (const [name, files] of Object.entries(states)) {
+      const home = path.join(work, name);
+      await materializeHome(home, files);
+      jobs.push({ home, checks });
+    }
+    return await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }

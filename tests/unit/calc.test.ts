@@ -13,7 +13,7 @@ import {
   calcPreparer,
 } from '../../preparers/calc/index.ts';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
-import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
+import { materializeHome, runCheckerBatch, shippedVerdicts } from '../support/checkerHome.ts';
 
 const FILE = 'Desktop/budget.xlsx';
 
@@ -231,25 +231,12 @@ describe('calc preparer', () => {
     assert.equal((await probe(states.above, check)).pass, true);
     assert.equal((await probe(states.below, check)).pass, false);
     assert.equal((await probe(built, check)).pass, false, 'untouched');
-    const work = mkdtempSync(path.join(tmpdir(), 'forge-calc-fill-'));
-    try {
-      const checker = path.join(work, 'forge_check.py');
-      writeFileSync(checker, checkerSource().text);
-      const jobs = [];
-      for (const [name, files] of Object.entries(states)) {
-        const home = path.join(work, name);
-        await materializeHome(home, files);
-        jobs.push({ home, checks: [{ file: FILE, ...check }] });
-      }
-      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
-      assert.deepEqual(
-        verdicts.map((v) => v[0]!.pass),
-        [true, false],
-        'the shipped checker agrees',
-      );
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    const verdicts = await shippedVerdicts(states, [{ file: FILE, ...check }]);
+    assert.deepEqual(
+      verdicts.map((v) => v[0]!.pass),
+      [true, false],
+      'the shipped checker agrees',
+    );
   });
 
   test('deleting rows down to the last one empties them (ExcelJS leaves them otherwise)', async () => {

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, test } from 'node:test';
-import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { profileProblem } from '../../preparers/profiles/gate.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { vscodePreparer as vs } from '../../preparers/vscode/index.ts';
 import { normalizeChord } from '../../preparers/vscode/keys.ts';
 import { USER_KEYBINDINGS, USER_SETTINGS } from '../../preparers/vscode/paths.ts';
-import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
+import { shippedVerdicts } from '../support/checkerHome.ts';
 
 const WS = 'projects/shop';
 const DOC = vs.docSchema.parse({
@@ -157,25 +153,12 @@ describe('vscode preparer', () => {
       assert.equal(await probe(files, check), want[name as keyof typeof want], name);
     // Without unordered the order counts, as before.
     assert.equal(await probe(states.reversed!, { ...check, unordered: undefined }), false);
-    const work = mkdtempSync(path.join(tmpdir(), 'forge-vscode-rulers-'));
-    try {
-      const checker = path.join(work, 'forge_check.py');
-      writeFileSync(checker, checkerSource().text);
-      const jobs = [];
-      for (const [name, files] of Object.entries(states)) {
-        const home = path.join(work, name);
-        await materializeHome(home, files);
-        jobs.push({ home, checks: [check] });
-      }
-      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
-      assert.deepEqual(
-        verdicts.map((v) => v[0]!.pass),
-        Object.keys(states).map((k) => want[k as keyof typeof want]),
-        'the shipped checker agrees',
-      );
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    const verdicts = await shippedVerdicts(states, [check]);
+    assert.deepEqual(
+      verdicts.map((v) => v[0]!.pass),
+      Object.keys(states).map((k) => want[k as keyof typeof want]),
+      'the shipped checker agrees',
+    );
   });
 
   test('a language-scoped setting is read from its [language] section only', async () => {

@@ -11,7 +11,7 @@ import type { FileMap } from '../../preparers/types.ts';
 import { openDocx } from '../../preparers/writer/document.ts';
 import { writerPreparer as W, type WriterCheck, type WriterDoc } from '../../preparers/writer/index.ts';
 import { sampleWriterDoc, writerScenario } from '../../preparers/writer/sample.ts';
-import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
+import { materializeHome, runCheckerBatch, shippedVerdicts } from '../support/checkerHome.ts';
 
 const FILE = 'Documents/report.docx';
 
@@ -136,25 +136,12 @@ describe('writer oracle edits', () => {
     for (const [name, files] of Object.entries(states))
       assert.deepEqual(await ours(files), want[name as keyof typeof want], name);
     assert.deepEqual(await ours(initial), [false, false, false, false], 'untouched');
-    const work = mkdtempSync(path.join(tmpdir(), 'forge-writer-style-'));
-    try {
-      const checker = path.join(work, 'forge_check.py');
-      writeFileSync(checker, checkerSource().text);
-      const jobs = [];
-      for (const [name, files] of Object.entries(states)) {
-        const home = path.join(work, name);
-        await materializeHome(home, files);
-        jobs.push({ home, checks });
-      }
-      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
-      assert.deepEqual(
-        verdicts.map((v) => v.map((x) => x.pass)),
-        Object.keys(states).map((k) => want[k as keyof typeof want]),
-        'the shipped checker agrees',
-      );
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    const verdicts = await shippedVerdicts(states, checks);
+    assert.deepEqual(
+      verdicts.map((v) => v.map((x) => x.pass)),
+      Object.keys(states).map((k) => want[k as keyof typeof want]),
+      'the shipped checker agrees',
+    );
   });
 
   test('a block quote indented on both sides reads as indented from the left; from the right only does not', async () => {
@@ -182,25 +169,12 @@ describe('writer oracle edits', () => {
     assert.deepEqual(ind.attrs, { 'w:left': '720', 'w:right': '720' }, 'After text is written as w:right');
     assert.equal((await W.probe(states.both, check)).pass, true);
     assert.equal((await W.probe(states.rightOnly, check)).pass, false);
-    const work = mkdtempSync(path.join(tmpdir(), 'forge-writer-indent-'));
-    try {
-      const checker = path.join(work, 'forge_check.py');
-      writeFileSync(checker, checkerSource().text);
-      const jobs = [];
-      for (const [name, files] of Object.entries(states)) {
-        const home = path.join(work, name);
-        await materializeHome(home, files);
-        jobs.push({ home, checks: [check] });
-      }
-      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
-      assert.deepEqual(
-        verdicts.map((v) => v[0]!.pass),
-        [true, false],
-        'the shipped checker agrees',
-      );
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    const verdicts = await shippedVerdicts(states, [check]);
+    assert.deepEqual(
+      verdicts.map((v) => v[0]!.pass),
+      [true, false],
+      'the shipped checker agrees',
+    );
   });
 
   test('replace_text works across run boundaries and keeps other text', async () => {

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import JSZip from 'jszip';
-import { checkerSource } from '../../preparers/checker/assemble.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { writerPreparer as W } from '../../preparers/writer/index.ts';
-import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
+import { shippedVerdicts } from '../support/checkerHome.ts';
 
 const FILE = 'Documents/site-report.docx';
 const ROOF = 'The slate roof was finished on Thursday, two days ahead of plan.';
@@ -83,24 +79,11 @@ describe('writer picture insertion', () => {
       JSON.stringify(ours.map((r) => r.observed)),
     );
     assert.deepEqual(ours[5]!.observed, { near: [], elsewhere: 1 });
-    const work = mkdtempSync(path.join(tmpdir(), 'forge-writer-picture-'));
-    try {
-      const checker = path.join(work, 'forge_check.py');
-      writeFileSync(checker, checkerSource().text);
-      const jobs = [];
-      for (const [name, files] of Object.entries(states)) {
-        const home = path.join(work, name);
-        await materializeHome(home, files);
-        jobs.push({ home, checks: [check] });
-      }
-      const verdicts = await runCheckerBatch(checker, path.join(work, 'jobs.json'), jobs);
-      assert.deepEqual(
-        verdicts.map((v) => v[0]),
-        ours.map((r) => ({ pass: r.pass, observed: r.observed })),
-        'the shipped checker agrees, verdict and observation',
-      );
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
+    const verdicts = await shippedVerdicts(states, [check]);
+    assert.deepEqual(
+      verdicts.map((v) => v[0]),
+      ours.map((r) => ({ pass: r.pass, observed: r.observed })),
+      'the shipped checker agrees, verdict and observation',
+    );
   });
 });
