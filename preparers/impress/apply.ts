@@ -1,5 +1,6 @@
 import { relsPathOf } from '../ooxml/package.ts';
 import { el, type XmlElement } from '../ooxml/xml.ts';
+import { isPngBytes, pixelSize } from '../pictureSize.ts';
 import type { FileMap } from '../types.ts';
 import { LAYOUT_BOXES } from './build.ts';
 import {
@@ -31,7 +32,6 @@ import {
 } from './design.ts';
 import { applyFont } from './fonts.ts';
 import { pdfOfSlides } from './pdf.ts';
-import { isPngBytes, pixelSize } from './pictures.ts';
 import { patternPng } from './png.ts';
 import type { Bullet, ImpressEdit, Layout } from './schema.ts';
 import {

@@ -296,32 +296,6 @@ def impress_image_present(d, part, c):
 R_EMBED = '{http://schemas.openxmlformats.org/officeDocument/2006/relationships}embed'
 
 
-def impress_pixel_size(b):
-    """(width, height) from a PNG IHDR or the first JPEG start-of-frame, else None (pictures.ts)."""
-    if b[:8] == b'\x89PNG\r\n\x1a\n':
-        return [int.from_bytes(b[16:20], 'big'), int.from_bytes(b[20:24], 'big')] if len(b) >= 24 else None
-    if b[:2] != b'\xff\xd8':
-        return None
-    at = 2
-    while at + 4 <= len(b):
-        if b[at] != 0xff:
-            return None
-        marker = b[at + 1]
-        if marker == 0xff:
-            at += 1
-            continue
-        if 0xd0 <= marker <= 0xd7 or marker == 0x01:
-            at += 2
-            continue
-        length = (b[at + 2] << 8) | b[at + 3]
-        if 0xc0 <= marker <= 0xcf and marker not in (0xc4, 0xc8, 0xcc):
-            if at + 9 > len(b):
-                return None
-            return [(b[at + 7] << 8) | b[at + 8], (b[at + 5] << 8) | b[at + 6]]
-        at += 2 + length
-    return None
-
-
 @kind('impress.picture')
 @on_deck
 def impress_picture(d, part, c):
@@ -334,7 +308,7 @@ def impress_picture(d, part, c):
         rel = rels.get(blip.get(R_EMBED)) if blip is not None else None
         size = None
         if rel is not None and d.pkg.has(rel['target']):
-            size = impress_pixel_size(d.pkg.zip.read(rel['target']))
+            size = pixel_size(d.pkg.zip.read(rel['target']))
         sizes.append(size)
     ok = any(s is not None and s[0] == c['width'] and s[1] == c['height'] for s in sizes)
     return ok, {'pictures': sizes[:8]}

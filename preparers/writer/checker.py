@@ -841,32 +841,6 @@ def writer_unchanged(doc, c):
     return not problems, ({'kept': len(c['paragraphs'])} if not problems else {'problems': problems[:6]})
 
 
-def writer_pixel_size(b):
-    """(width, height) from a PNG IHDR or the first JPEG start-of-frame, else None (impress/pictures.ts)."""
-    if b[:8] == b'\x89PNG\r\n\x1a\n':
-        return [int.from_bytes(b[16:20], 'big'), int.from_bytes(b[20:24], 'big')] if len(b) >= 24 else None
-    if b[:2] != b'\xff\xd8':
-        return None
-    at = 2
-    while at + 4 <= len(b):
-        if b[at] != 0xff:
-            return None
-        marker = b[at + 1]
-        if marker == 0xff:
-            at += 1
-            continue
-        if 0xd0 <= marker <= 0xd7 or marker == 0x01:
-            at += 2
-            continue
-        length = (b[at + 2] << 8) | b[at + 3]
-        if 0xc0 <= marker <= 0xcf and marker not in (0xc4, 0xc8, 0xcc):
-            if at + 9 > len(b):
-                return None
-            return [(b[at + 7] << 8) | b[at + 8], (b[at + 5] << 8) | b[at + 6]]
-        at += 2 + length
-    return None
-
-
 WRITER_R = '{http://schemas.openxmlformats.org/officeDocument/2006/relationships}'
 
 
@@ -895,7 +869,7 @@ def writer_picture(env, c):
         if rel is None or rel['target'] not in doc.pkg.names:
             return {'same': False, 'size': None}
         data = doc.pkg.zip.read(rel['target'])
-        size = writer_pixel_size(data)
+        size = pixel_size(data)
         same = hashlib.sha256(data).hexdigest() == want_sha
         return {'same': same, 'size': None if size is None else '%dx%d' % (size[0], size[1])}
     paras = [p for p, _ in w_paragraphs(doc.body)]

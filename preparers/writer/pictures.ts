@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import JSZip from 'jszip';
-import { isPngBytes, pixelSize } from '../impress/pictures.ts';
 import { el, type XmlElement } from '../ooxml/xml.ts';
+import { isPngBytes, pixelSize } from '../pictureSize.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { type Docx, openDocx, paragraphs, paragraphText } from './document.ts';
 

@@ -6,8 +6,8 @@ import { after, before, describe, test } from 'node:test';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { gimpPreparer } from '../../preparers/gimp/index.ts';
 import { impressPreparer as P } from '../../preparers/impress/index.ts';
-import { pixelSize } from '../../preparers/impress/pictures.ts';
 import type { ImpressCheck, ImpressEdit } from '../../preparers/impress/schema.ts';
+import { pixelSize } from '../../preparers/pictureSize.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { materializeHome, runCheckerBatch } from '../support/checkerHome.ts';
 
