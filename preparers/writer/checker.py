@@ -521,18 +521,23 @@ def header_texts(doc, which):
     return out
 
 
+def same_dashes(s):
+    # AutoCorrect turns " - " into an en dash as the header is typed: the dashes read as one.
+    return s.replace('\u2013', '-').replace('\u2014', '-')
+
+
 @kind('writer.header_text')
 @on_docx
 def writer_header_text(doc, c):
     texts = header_texts(doc, 'header')
-    return any(c['text'] in t for t in texts), [clip(t) for t in texts]
+    return any(same_dashes(c['text']) in same_dashes(t) for t in texts), [clip(t) for t in texts]
 
 
 @kind('writer.footer_text')
 @on_docx
 def writer_footer_text(doc, c):
     texts = header_texts(doc, 'footer')
-    return any(c['text'] in t for t in texts), [clip(t) for t in texts]
+    return any(same_dashes(c['text']) in same_dashes(t) for t in texts), [clip(t) for t in texts]
 
 
 @kind('writer.paragraph_count')

@@ -45,6 +45,14 @@ function count(hay: string, needle: string, ignoreCase = false): number {
     : occurrences(hay, needle).length;
 }
 
+/**
+ * Header and footer text as typed: Writer's AutoCorrect turns " - " between words into an en dash
+ * while the text is typed, so a hyphen, en dash and em dash read as one.
+ */
+function sameDashes(s: string): string {
+  return s.replace(/[\u2013\u2014]/g, '-');
+}
+
 function clip(s: string, n = 200): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
@@ -206,7 +214,11 @@ async function probeOne(
     case 'writer.header_text':
     case 'writer.footer_text': {
       const texts = await headerTexts(docx, check.kind === 'writer.header_text' ? 'header' : 'footer');
-      return { pass: texts.some((t) => t.includes(check.text)), observed: texts.map((t) => clip(t)) };
+      const want = sameDashes(check.text);
+      return {
+        pass: texts.some((t) => sameDashes(t).includes(want)),
+        observed: texts.map((t) => clip(t)),
+      };
     }
     case 'writer.unchanged':
       return probeWriterUnchanged(docx, check);

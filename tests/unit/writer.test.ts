@@ -177,6 +177,34 @@ describe('writer oracle edits', () => {
     );
   });
 
+  test('a header typed with AutoCorrect\'s en dash for " - " still reads as asked; other text does not', async () => {
+    const doc = W.docSchema.parse({
+      blocks: [{ type: 'paragraph', runs: [{ text: 'Minutes of the May meeting.' }] }],
+    });
+    const initial = await W.build(FILE, doc);
+    const header = (text: string) => W.editSchema.parse({ op: 'writer.set_header', file: FILE, text });
+    const check = W.checkSchema.parse({
+      kind: 'writer.header_text',
+      file: FILE,
+      text: 'Keller and Sons - Draft',
+    });
+    const states = {
+      asTyped: await W.apply(initial, [header('Keller and Sons - Draft')]),
+      enDash: await W.apply(initial, [header('Keller and Sons \u2013 Draft')]),
+      otherLabel: await W.apply(initial, [header('Keller and Sons \u2013 Confidential')]),
+      noDash: await W.apply(initial, [header('Keller and Sons Draft')]),
+    };
+    const want = [true, true, false, false];
+    const ours = await Promise.all(Object.values(states).map(async (f) => (await W.probe(f, check)).pass));
+    assert.deepEqual(ours, want);
+    const verdicts = await shippedVerdicts(states, [check]);
+    assert.deepEqual(
+      verdicts.map((v) => v[0]!.pass),
+      want,
+      'the shipped checker agrees',
+    );
+  });
+
   test('replace_text works across run boundaries and keeps other text', async () => {
     const files = await W.build(FILE, {
       blocks: [
