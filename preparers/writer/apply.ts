@@ -138,7 +138,7 @@ async function applyOne(docx: Docx, edit: WriterEdit): Promise<void> {
       return;
     }
     case 'writer.insert_page_break':
-      breakBefore(need(matchingParagraphs(body, edit.before), edit.before, edit.op)[0]!.p);
+      breakBefore(need(matchingParagraphs(body, edit.before), edit.before, edit.op)[0]!, edit.form);
       return;
     case 'writer.insert_page_number':
       return insertPageNumber(docx, edit.where, edit.prefix, edit.alignment);

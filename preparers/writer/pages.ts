@@ -52,9 +52,19 @@ export function startsNewPage(styles: StyleSheet, refs: ParagraphRef[], index: n
   return false;
 }
 
-/** Give the paragraph a manual page break before it. */
-export function breakBefore(p: XmlElement): void {
-  setParagraphProp(p, el('w:pageBreakBefore'));
+/**
+ * Give the paragraph a manual page break before it, saved in one of the forms editors write: the
+ * paragraph property, a break run ahead of its text, or a paragraph of its own holding the break.
+ */
+export function breakBefore(ref: ParagraphRef, form: 'property' | 'run' | 'line' = 'property'): void {
+  const pageBreak = () => el('w:r', {}, el('w:br', { 'w:type': 'page' }));
+  if (form === 'property') setParagraphProp(ref.p, el('w:pageBreakBefore'));
+  else if (form === 'line')
+    ref.parent.children.splice(ref.parent.children.indexOf(ref.p), 0, el('w:p', {}, pageBreak()));
+  else {
+    const pPr = ref.p.first('w:pPr');
+    ref.p.children.splice(pPr ? ref.p.children.indexOf(pPr) + 1 : 0, 0, pageBreak());
+  }
 }
 
 /** Field instructions in a part: simple fields and complex fields' instruction text, trimmed. */

@@ -300,6 +300,12 @@ export const editSchema = z.discriminatedUnion('op', [
       op: z.literal('writer.insert_page_break'),
       file,
       before: match.describe('The first paragraph containing this text starts a new page.'),
+      form: z
+        .enum(['property', 'run', 'line'])
+        .default('property')
+        .describe(
+          'How the break is saved: property: the paragraph\'s "page break before" (Text Flow); run: a page-break run ahead of its text; line: an empty paragraph holding only the break, just before it.',
+        ),
     })
     .describe('Start a paragraph on a new page (a manual page break before it).'),
   z

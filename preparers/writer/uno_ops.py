@@ -435,7 +435,10 @@ def insert_page_number(doc, op):
 
 
 def insert_page_break(doc, op):
-    """Insert ▸ Page Break with the cursor at the start of the paragraph: it starts a new page."""
+    """Insert ▸ Page Break with the cursor at the start of the paragraph: it starts a new page.
+
+    LibreOffice holds every manual page break as the paragraph's break attribute, so the op's `form`
+    (how our writer saves the break) is not LibreOffice's to choose: its export writes its own."""
     par = matching(doc, op["before"], op["op"])[0]
     par.BreakType = enum("com.sun.star.style.BreakType", "PAGE_BEFORE")
 

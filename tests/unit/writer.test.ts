@@ -205,6 +205,49 @@ describe('writer oracle edits', () => {
     );
   });
 
+  test('a page break saved as the paragraph property, a run ahead of the text or a line of its own starts the page; only there', async () => {
+    const doc = W.docSchema.parse({
+      blocks: [
+        { type: 'heading', level: 1, text: 'Findings' },
+        { type: 'paragraph', runs: [{ text: 'Most sites passed.' }] },
+        { type: 'heading', level: 1, text: 'Glossary' },
+        { type: 'paragraph', runs: [{ text: 'Terms used above.' }] },
+      ],
+    });
+    const initial = await W.build(FILE, doc);
+    const brk = (form: string) =>
+      W.editSchema.parse({ op: 'writer.insert_page_break', file: FILE, before: 'Glossary', form });
+    const checks = [
+      W.checkSchema.parse({ kind: 'writer.page_break', file: FILE, paragraph: 'Glossary' }),
+      W.checkSchema.parse({ kind: 'writer.page_break', file: FILE, paragraph: 'Terms used', before: false }),
+      W.checkSchema.parse({ kind: 'writer.paragraph_count', file: FILE, count: 4 }),
+    ];
+    const states = {
+      property: await W.apply(initial, [brk('property')]),
+      run: await W.apply(initial, [brk('run')]),
+      line: await W.apply(initial, [brk('line')]),
+      untouched: initial,
+    };
+    const want = {
+      property: [true, true, true],
+      run: [true, true, true],
+      line: [true, true, true],
+      untouched: [false, true, true],
+    };
+    for (const [name, files] of Object.entries(states))
+      assert.deepEqual(
+        await Promise.all(checks.map(async (c) => (await W.probe(files, c)).pass)),
+        want[name as keyof typeof want],
+        name,
+      );
+    const verdicts = await shippedVerdicts(states, checks);
+    assert.deepEqual(
+      verdicts.map((v) => v.map((x) => x.pass)),
+      Object.values(want),
+      'the shipped checker agrees',
+    );
+  });
+
   test('replace_text works across run boundaries and keeps other text', async () => {
     const files = await W.build(FILE, {
       blocks: [
