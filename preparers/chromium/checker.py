@@ -2,6 +2,7 @@
 
 # ---- Chromium (preparers/chromium/probe.ts defines the semantics) ----
 
+import re
 import urllib.parse
 
 CHROMIUM_PROFILE = '.config/chromium/Default'
@@ -27,7 +28,7 @@ CHROMIUM_PREF_DEFAULTS = {
     'profile.default_content_setting_values.notifications': 3,
     'profile.default_content_setting_values.geolocation': 3,
     'profile.default_content_setting_values.cookies': 1,
-    'profile.cookie_controls_mode': 1,
+    'profile.cookie_controls_mode': 2,
     'credentials_enable_service': True,
     'autofill.profile_enabled': True,
     'autofill.credit_card_enabled': True,
@@ -137,9 +138,24 @@ def chromium_entry_key(e):
     return json.dumps([e['folder'], e['title'], e['type'], e.get('url')], ensure_ascii=False)
 
 
+# Settings holding one address, compared as chromium_address reads them.
+CHROMIUM_URL_PREFS = {'homepage'}
+
+
+def chromium_address(url):
+    # Scheme and host in any case, the bare host with or without its "/" (probe.ts addressKey).
+    m = re.match(r'^([a-z][a-z0-9+.-]*)://([^/?#]*)(.*)$', url, re.I | re.S)
+    if m is None:
+        return url
+    rest = m.group(3) if m.group(3).startswith('/') else '/' + m.group(3)
+    return m.group(1).lower() + '://' + m.group(2).lower() + rest
+
+
 @kind('chromium.pref')
 def chromium_pref_check(env, c):
     value = chromium_pref(env, c['path'])
+    if c['path'] in CHROMIUM_URL_PREFS and isinstance(value, str) and isinstance(c['value'], str):
+        return chromium_address(value) == chromium_address(c['value']), {'value': value}
     return same_json(value, c['value']), {'value': value}
 
 

@@ -41,8 +41,8 @@ export const PREFS = {
   'profile.default_content_setting_values.notifications': { type: 'int', default: 3 },
   'profile.default_content_setting_values.geolocation': { type: 'int', default: 3 },
   'profile.default_content_setting_values.cookies': { type: 'int', default: 1 },
-  /** 0 allow third-party cookies, 1 block them in Incognito, 2 block them. */
-  'profile.cookie_controls_mode': { type: 'int', default: 1 },
+  /** CookieControlsMode: 0 allow third-party cookies, 1 block them, 2 block them in Incognito only (default). */
+  'profile.cookie_controls_mode': { type: 'int', default: 2 },
   credentials_enable_service: { type: 'bool', default: true },
   'autofill.profile_enabled': { type: 'bool', default: true },
   'autofill.credit_card_enabled': { type: 'bool', default: true },

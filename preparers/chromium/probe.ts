@@ -4,7 +4,15 @@ import type { FileMap, ProbeResult } from '../types.ts';
 import { type Entry, entriesOf, entryKey, folderAt, parseBookmarks } from './bookmarks.ts';
 import { historyUrls, ofSite } from './history.ts';
 import { foldPdfText, pdfText } from './pdfText.ts';
-import { BOOKMARKS, effectivePref, HISTORY, PREFERENCES, type PrefPath, parsePreferences } from './prefs.ts';
+import {
+  BOOKMARKS,
+  effectivePref,
+  HISTORY,
+  PREFERENCES,
+  PREFS,
+  type PrefPath,
+  parsePreferences,
+} from './prefs.ts';
 import type { ChromiumCheck, FieldValue } from './schema.ts';
 import { searchEngineOf } from './searchEngines.ts';
 
@@ -42,6 +50,25 @@ export function fieldOk(value: unknown, want: FieldValue): boolean {
 
 const sameEntry = (a: Entry, b: Entry) => entryKey(a) === entryKey(b);
 
+/**
+ * An address as it takes a person to the same page: scheme and host in any case, and the bare
+ * host with or without its "/" (Chromium keeps the home page as typed). checker.py
+ * (chromium_address) is the same.
+ */
+export function addressKey(url: string): string {
+  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(.*)$/i.exec(url);
+  if (m === null) return url;
+  const rest = m[3]!.startsWith('/') ? m[3]! : `/${m[3]!}`;
+  return `${m[1]!.toLowerCase()}://${m[2]!.toLowerCase()}${rest}`;
+}
+
+/** A setting's value as the check compares it: an address by addressKey, the rest as JSON. */
+function samePref(path: PrefPath, value: unknown, want: unknown): boolean {
+  if (PREFS[path].type === 'url' && typeof value === 'string' && typeof want === 'string')
+    return addressKey(value) === addressKey(want);
+  return jsonEqual(value, want);
+}
+
 /** Reads a task state's profile the way Chromium does: absent files are an empty profile. */
 export class ChromiumState {
   constructor(readonly files: FileMap) {}
@@ -68,7 +95,7 @@ export function probeState(state: ChromiumState, check: ChromiumCheck): ProbeRes
   switch (check.kind) {
     case 'chromium.pref': {
       const value = effectivePref(state.prefs(), check.path);
-      return { pass: jsonEqual(value, check.value), observed: { value } };
+      return { pass: samePref(check.path, value, check.value), observed: { value } };
     }
     case 'chromium.search_engine': {
       const name = searchEngineOf(state.prefs());

@@ -206,6 +206,43 @@ describe('chromium invariants and mutants', () => {
       assert.equal((await cr.probe(wrong, inv)).pass, false, JSON.stringify(collateral));
     }
   });
+  test('showing the bookmarks bar, or emptying a start-up list no longer used, is not a change', async () => {
+    const solved = await apply(built, edits);
+    const [inv] = await cr.invariants(built, solved, Object.keys(built));
+    const barShown = await apply(solved, [
+      { op: 'chromium.set_pref', path: 'bookmark_bar.show_on_all_tabs', value: true },
+    ]);
+    assert.equal((await cr.probe(barShown, inv!)).pass, true);
+    // The oracle still opens its pages at start-up: the list stays pinned.
+    const listEmptied = await apply(solved, [
+      { op: 'chromium.set_pref', path: 'session.startup_urls', value: [] },
+    ]);
+    assert.equal((await cr.probe(listEmptied, inv!)).pass, false);
+
+    const newTab = await apply(built, [
+      { op: 'chromium.set_pref', path: 'session.restore_on_startup', value: 5 },
+    ]);
+    const [tabInv] = await cr.invariants(built, newTab, Object.keys(built));
+    const tidied = await apply(newTab, [
+      { op: 'chromium.set_pref', path: 'session.startup_urls', value: [] },
+    ]);
+    assert.equal((await cr.probe(tidied, tabInv!)).pass, true);
+    // Another setting changed alongside still fails.
+    const more = await apply(tidied, [
+      { op: 'chromium.set_pref', path: 'browser.show_home_button', value: false },
+    ]);
+    assert.equal((await cr.probe(more, tabInv!)).pass, false);
+
+    // The Settings page moves the Save-page folder with the download folder; alone it stays put.
+    const dir = (path: string) => ({ op: 'chromium.set_pref', path, value: '/home/user/Documents/Bills' });
+    const downloads = await apply(built, [dir('download.default_directory')]);
+    const [dlInv] = await cr.invariants(built, downloads, Object.keys(built));
+    const both = await apply(downloads, [dir('savefile.default_directory')]);
+    assert.equal((await cr.probe(both, dlInv!)).pass, true);
+    const [markInv] = await cr.invariants(built, solved, Object.keys(built));
+    const saveOnly = await apply(solved, [dir('savefile.default_directory')]);
+    assert.equal((await cr.probe(saveOnly, markInv!)).pass, false);
+  });
   test('the other-root and parent-folder near misses fail the bookmark check', async () => {
     const parsed = edits.map((e) => cr.editSchema.parse(e));
     const mutants = await cr.mutants!(parsed, built);
@@ -247,12 +284,16 @@ describe('chromium checker part agrees with the probes', () => {
       },
       { op: 'chromium.set_pref', path: 'webkit.webprefs.default_font_size', value: 20 },
       { op: 'chromium.copy_file', from: 'Sites/menu.pdf', to: 'Downloads/menu.pdf' },
+      // The home page typed as people do: the host capitalised, no "/" after it.
+      { op: 'chromium.set_pref', path: 'homepage', value: 'https://Intranet.Harbour.example.org' },
     ]);
     const [inv] = await cr.invariants(built, solved, Object.keys(built));
     const checks: ChromiumCheck[] = [
       inv!,
       ...[
         { kind: 'chromium.pref', path: 'webkit.webprefs.default_font_size', value: 20 },
+        { kind: 'chromium.pref', path: 'homepage', value: 'https://intranet.harbour.example.org/' },
+        { kind: 'chromium.pref', path: 'homepage', value: 'https://intranet.harbour.example.org/staff/' },
         { kind: 'chromium.pref', path: 'session.startup_urls', value: ['file:///home/user/Sites/menu.html'] },
         { kind: 'chromium.search_engine', name: 'Bing' },
         { kind: 'chromium.bookmark', folder: ['bar'], title: 'Prices' },
@@ -292,6 +333,8 @@ describe('chromium checker part agrees with the probes', () => {
     }
     assert.equal(out[1]![0]!.pass, true);
     assert.equal(out[0]![0]!.pass, false);
+    // The home page is the same address with or without the "/", not another page of the site.
+    assert.deepEqual([out[1]![2]!.pass, out[1]![3]!.pass], [true, false]);
   });
 });
 
