@@ -3,7 +3,7 @@
 SHELL := /usr/bin/env bash
 FORGE := ./bin/forge
 
-.PHONY: deps bin up down test typecheck lint demo
+.PHONY: deps bin prereqs up down test typecheck lint demo
 
 deps:
 	scripts/deps.sh
@@ -11,7 +11,12 @@ deps:
 bin:
 	scripts/build-binaries.sh
 
-up: deps bin
+# Both at once on a fresh machine: the installs wait on the network and the disk, the Go builds on
+# the cores (minutes each; side by side they overlap). Fails if either fails.
+prereqs:
+	scripts/deps.sh & deps=$$!; scripts/build-binaries.sh; bin=$$?; wait $$deps && exit $$bin
+
+up: prereqs
 	$(FORGE) dev up
 
 down:
@@ -23,10 +28,10 @@ typecheck: deps
 lint: deps
 	npx biome check .
 
-test: deps bin up
+test: up
 	npx tsc --noEmit
 	npx biome check .
 	node tests/run.mjs all
 
-demo: deps bin up
+demo: up
 	$(FORGE) demo

@@ -16,11 +16,12 @@
  * It does not prove how the GUI shows any of this. Bounded: each Chromium run is killed after 60 s.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
 import { SYSTEM_PYTHON } from '../../preparers/checker/runner.ts';
@@ -72,9 +73,9 @@ function pageOf(home: string, files: FileMap): string {
   return `file://${path.join(dir, 'blank.html')}`;
 }
 
-/** Starts Chromium on the home's profile, loads the page and lets it exit; returns its exit status. */
-function runChromium(home: string, url: string): number | null {
-  const r = spawnSync(
+/** Starts Chromium on the home's profile, loads the page and lets it exit; resolves to its exit status. */
+function runChromium(home: string, url: string): Promise<number | null> {
+  const child = spawn(
     CHROMIUM,
     [
       '--headless',
@@ -88,9 +89,16 @@ function runChromium(home: string, url: string): number | null {
       '--dump-dom',
       url,
     ],
-    { env: { ...process.env, HOME: home }, timeout: 60_000, encoding: 'utf8', killSignal: 'SIGKILL' },
+    { env: { ...process.env, HOME: home }, stdio: 'ignore' },
   );
-  return r.status;
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve(code);
+    });
+  });
 }
 
 /** The files of the state after Chromium: the profile files we check and every file outside the profile. */
@@ -113,26 +121,28 @@ function readBack(home: string, before: FileMap): FileMap {
   return out;
 }
 
-function checkerVerdicts(home: string, checks: unknown[]): { pass: boolean; observed: unknown }[] {
+async function checkerVerdicts(
+  home: string,
+  checks: unknown[],
+): Promise<{ pass: boolean; observed: unknown }[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'chromium-check-'));
   scratch.push(dir);
   writeFileSync(path.join(dir, 'forge_check.py'), checkerSource().text);
   writeFileSync(path.join(dir, 'jobs.json'), JSON.stringify([{ home, checks }]));
-  const out = execFileSync(
+  const { stdout } = await promisify(execFile)(
     SYSTEM_PYTHON,
     [path.join(dir, 'forge_check.py'), path.join(dir, 'jobs.json'), '--batch'],
-    {
-      encoding: 'utf8',
-    },
+    { encoding: 'utf8', maxBuffer: 64 << 20 },
   );
-  return (JSON.parse(out) as { pass: boolean; observed: unknown }[][])[0]!;
+  return (JSON.parse(stdout) as { pass: boolean; observed: unknown }[][])[0]!;
 }
 
 const skills = [...loadSkillLibrary().values()]
   .map((s) => s.spec)
   .filter((s) => s.apps.includes('chromium') && s.expected !== 'infeasible');
 
-describe('real Chromium starts on the built profiles and keeps what we check', () => {
+// A start mostly waits (profile load, the page, shutdown): a few side by side keep a core busy.
+describe('real Chromium starts on the built profiles and keeps what we check', { concurrency: 4 }, () => {
   test('there are Chromium skills to prove', () => assert.ok(skills.length > 0));
   for (const spec of skills) {
     test(spec.id, async () => {
@@ -144,7 +154,7 @@ describe('real Chromium starts on the built profiles and keeps what we check', (
       ] as const) {
         const want = await Promise.all(checks.map((c) => probeCheck(files, c)));
         const home = layOut(files);
-        const status = runChromium(home, pageOf(home, files));
+        const status = await runChromium(home, pageOf(home, files));
         assert.equal(status, 0, `${name}: Chromium exited with ${status}`);
 
         const back = readBack(home, files);
@@ -188,7 +198,7 @@ describe('real Chromium starts on the built profiles and keeps what we check', (
           want.map((r) => r.pass),
           `${name}: verdicts changed after Chromium ran: ${JSON.stringify(got.map((r) => r.observed))}`,
         );
-        const shipped = checkerVerdicts(home, checks);
+        const shipped = await checkerVerdicts(home, checks);
         assert.deepEqual(
           shipped.map((r) => r.pass),
           want.map((r) => r.pass),
@@ -252,7 +262,7 @@ const settingsOnly = skills.filter((s) =>
   ),
 );
 
-describe('settings Chromium itself writes pass the rubric', () => {
+describe('settings Chromium itself writes pass the rubric', { concurrency: 3 }, () => {
   test('there are settings skills to replay', () => assert.ok(settingsOnly.length >= 5));
   for (const spec of settingsOnly) {
     test(spec.id, async () => {
@@ -275,7 +285,7 @@ describe('settings Chromium itself writes pass the rubric', () => {
         got.every((r) => r.pass),
         JSON.stringify(got.map((r) => r.observed)),
       );
-      const shipped = checkerVerdicts(home, checks);
+      const shipped = await checkerVerdicts(home, checks);
       assert.ok(
         shipped.every((r) => r.pass),
         JSON.stringify(shipped.map((r) => r.observed)),
@@ -320,7 +330,7 @@ describe('what real Chromium writes for a form and a printed page passes the rub
       got.every((r) => r.pass),
       JSON.stringify(got.map((r) => r.observed)),
     );
-    const theirs = checkerVerdicts(home, checks);
+    const theirs = await checkerVerdicts(home, checks);
     assert.deepEqual(
       theirs,
       got.map((r) => ({ pass: r.pass, observed: r.observed })),
