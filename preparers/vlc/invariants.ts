@@ -20,6 +20,15 @@ export function childNames(files: FileMap, dir: string): string[] {
 }
 
 /**
+ * Options VLC applies only while one of these (boolean) options is on: with all of them off in the
+ * oracle's state, how they are set changes nothing (enqueueing in one-instance mode, once that
+ * mode is off), so they are not held.
+ */
+const ONLY_UNDER: Record<string, string[]> = {
+  'playlist-enqueue': ['one-instance', 'one-instance-when-started-from-file'],
+};
+
+/**
  * "Nothing else changed": the task's media and playlists the oracle left alone keep their bytes;
  * the vlcrc is held by what VLC reads from it (VLC rewrites the whole file when it saves, so its
  * bytes say nothing): every known option the oracle left alone keeps its value, and no option is
@@ -41,6 +50,8 @@ export function vlcInvariants(initial: FileMap, solved: FileMap, files: string[]
     const after = text(solved[VLCRC_PATH]);
     const keep: Record<string, number | string> = {};
     for (const [key, info] of Object.entries(PREFS)) {
+      const parents = ONLY_UNDER[key];
+      if (parents?.every((p) => effectiveValue(after, p) === 0)) continue;
       const was = effectiveValue(before, key);
       if (sameValue(info, was, effectiveValue(after, key))) keep[key] = was;
     }

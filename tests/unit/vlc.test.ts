@@ -188,6 +188,25 @@ describe('build, apply, probe, invariants', async () => {
     ];
     for (const files of cases) assert.equal((await probeCheck(files, invariants[0]!)).pass, false);
   });
+  test('enqueueing in one-instance mode is held only while a one-instance option stays on', async () => {
+    const start = await vlcPreparer.build(
+      'home',
+      parseDoc('vlc', { prefs: { 'one-instance': true, 'playlist-enqueue': true } }) as never,
+    );
+    const set = (key: string, value: boolean) => parseEdit({ op: 'vlc.set_pref', key, value });
+    const bothOff = await applyEdits(start, [
+      set('one-instance', false),
+      set('one-instance-when-started-from-file', false),
+    ]);
+    const [inv] = await vlcPreparer.invariants(start, bothOff, Object.keys(start));
+    const tidied = await applyEdits(bothOff, [set('playlist-enqueue', false)]);
+    assert.equal((await probeCheck(tidied, inv!)).pass, true);
+    // Files opened from the file manager still go to one instance: enqueueing still matters.
+    const fileManagerOn = await applyEdits(start, [set('one-instance', false)]);
+    const [held] = await vlcPreparer.invariants(start, fileManagerOn, Object.keys(start));
+    const changed = await applyEdits(fileManagerOn, [set('playlist-enqueue', false)]);
+    assert.equal((await probeCheck(changed, held!)).pass, false);
+  });
   test("VLC's own rewrite (defaults as comments, other order) keeps the invariant", async () => {
     const text = Buffer.from(solved[VLCRC_PATH]!).toString();
     const rewritten = `\uFEFF###\n[core] # core program\n#random=0\nloop=1\n#snapshot-prefix=vlcsnap-\nsnapshot-path=/home/user/Pictures\n[qt] # Qt\nqt-privacy-ask=0\n#qt-max-volume=125\n`;
