@@ -198,8 +198,13 @@ def vscode_settings_unchanged(env, c):
 def vscode_keybinding(env, c):
     entries = vscode_keybindings(env, c['file'])
     want = norm_when(c.get('when'))
-    found = any(_binding_matches(e, c['key'], c['command']) and
-                (want is None or (isinstance(e.get('when'), str) and norm_when(e['when']) == want)) for e in entries)
+
+    def when_ok(when):
+        if want is None or (isinstance(when, str) and norm_when(when) == want):
+            return True
+        # VS Code: a removal rule with no when clause (or "true") removes the binding under any.
+        return c['command'].startswith('-') and (when is None or (isinstance(when, str) and norm_when(when) == 'true'))
+    found = any(_binding_matches(e, c['key'], c['command']) and when_ok(e.get('when')) for e in entries)
     bound = [e.get('when') for e in entries if _binding_matches(e, c['key'], c['command'])]
     return found == c.get('present', True), {'entries': len(entries), 'bound': bound}
 

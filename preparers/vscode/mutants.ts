@@ -35,7 +35,9 @@ export async function vscodeMutants(edits: VscodeEdit[], initial: FileMap) {
         return;
       }
       case 'vscode.add_keybinding': {
-        if (e.when !== undefined) add(i, 'without its when clause', { ...e, when: undefined });
+        // A removal rule without a when clause still removes the binding: not a near miss.
+        if (e.when !== undefined && !e.command.startsWith('-'))
+          add(i, 'without its when clause', { ...e, when: undefined });
         const key = otherModifier(e.key);
         if (key) add(i, `key ${e.key} → ${key}`, { ...e, key });
         return;

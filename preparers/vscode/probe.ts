@@ -111,12 +111,15 @@ export async function probeVscode(files: FileMap, check: VscodeCheck): Promise<P
     case 'vscode.keybinding': {
       const list = readKeybindings(files, check.file);
       const want = normalizeWhen(check.when);
-      const found = list.some(
-        (e) =>
-          matches(e, check.key, check.command) &&
-          (want === undefined ||
-            (typeof (e as Obj).when === 'string' && normalizeWhen((e as Obj).when as string) === want)),
-      );
+      const whenOk = (when: unknown) =>
+        want === undefined ||
+        (typeof when === 'string' && normalizeWhen(when) === want) ||
+        // VS Code: a removal rule with no when clause (or "true") removes the binding under any.
+        (check.command.startsWith('-') &&
+          (when === undefined ||
+            when === null ||
+            (typeof when === 'string' && normalizeWhen(when) === 'true')));
+      const found = list.some((e) => matches(e, check.key, check.command) && whenOk((e as Obj).when));
       const bound = list
         .filter((e) => matches(e, check.key, check.command))
         .map((e) => (e as Obj).when ?? null);

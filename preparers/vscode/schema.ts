@@ -210,7 +210,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
       file: z.literal('.config/Code/User/keybindings.json').default('.config/Code/User/keybindings.json'),
       key: keyChord,
       command: commandId,
-      when: z.string().min(1).max(500).optional().describe('Also require this when clause (spaces ignored).'),
+      when: z
+        .string()
+        .min(1)
+        .max(500)
+        .optional()
+        .describe(
+          'Also require this when clause (spaces ignored); a removal rule ("-command") with none meets any, as VS Code applies it.',
+        ),
       present: z.boolean().default(true).describe('Whether such an entry must exist (true) or not (false).'),
     })
     .describe(

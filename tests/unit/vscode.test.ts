@@ -199,6 +199,36 @@ describe('vscode preparer', () => {
     assert.match(text(files, USER_KEYBINDINGS), /^\/\/ Place your key bindings/);
   });
 
+  test('a removal rule without a when clause removes the binding under any when; with another it does not', async () => {
+    const initial = await vs.build(WS, DOC);
+    const removal = (when?: string) =>
+      apply(initial, { op: 'vscode.add_keybinding', key: 'ctrl+f', command: '-list.find', when });
+    const states: Record<string, FileMap> = {
+      exact: await removal('listFocus && listSupportsFind'),
+      bare: await removal(),
+      always: await removal('true'),
+      other: await removal('editorFocus'),
+    };
+    const want = { exact: true, bare: true, always: true, other: false };
+    const check = {
+      kind: 'vscode.keybinding',
+      key: 'ctrl+f',
+      command: '-list.find',
+      when: 'listFocus && listSupportsFind',
+    };
+    for (const [name, files] of Object.entries(states))
+      assert.equal(await probe(files, check), want[name as keyof typeof want], name);
+    // A binding (not a removal) still needs its own when clause.
+    const bound = await apply(initial, { op: 'vscode.add_keybinding', key: 'ctrl+f', command: 'list.find' });
+    assert.equal(await probe(bound, { ...check, command: 'list.find' }), false);
+    const verdicts = await shippedVerdicts(states, [vs.checkSchema.parse(check)]);
+    assert.deepEqual(
+      verdicts.map((v) => v[0]!.pass),
+      Object.keys(states).map((k) => want[k as keyof typeof want]),
+      'the shipped checker agrees',
+    );
+  });
+
   test('invariants catch a setting in the wrong scope, a lost key, a lost binding and a stray file', async () => {
     const initial = await vs.build(WS, DOC);
     const solved = await apply(initial, { op: 'vscode.set_setting', key: 'editor.fontSize', value: 16 });
