@@ -120,6 +120,23 @@ async function applyOne(docx: Docx, edit: WriterEdit): Promise<void> {
       }
       return;
     }
+    case 'writer.set_margins': {
+      finalSection(body);
+      for (const sect of sectionProperties(body)) {
+        let pgMar = sect.first('w:pgMar');
+        if (!pgMar) {
+          // CT_SectPr order: the margins follow the page size.
+          pgMar = el('w:pgMar', { 'w:top': '1440', 'w:right': '1440', 'w:bottom': '1440', 'w:left': '1440' });
+          const pgSz = sect.first('w:pgSz');
+          sect.children.splice(pgSz ? sect.children.indexOf(pgSz) + 1 : 0, 0, pgMar);
+        }
+        for (const side of ['top', 'right', 'bottom', 'left'] as const) {
+          const inches = edit[side];
+          if (inches !== undefined) pgMar.attrs[`w:${side}`] = String(Math.round(inches * 1440));
+        }
+      }
+      return;
+    }
     case 'writer.set_header':
       return setHeaderText(docx, 'header', edit.text);
     case 'writer.set_footer':

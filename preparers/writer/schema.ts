@@ -276,6 +276,16 @@ export const editSchema = z.discriminatedUnion('op', [
     orientation: z.enum(['portrait', 'landscape']),
   }),
   z
+    .strictObject({
+      op: z.literal('writer.set_margins'),
+      file,
+      top: twips.optional(),
+      right: twips.optional(),
+      bottom: twips.optional(),
+      left: twips.optional(),
+    })
+    .describe('Format > Page Style > Page: the page margins, in inches (those not given stay).'),
+  z
     .strictObject({ op: z.literal('writer.set_header'), file, text: z.string() })
     .describe('Set the page header text.'),
   z

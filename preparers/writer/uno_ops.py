@@ -383,6 +383,15 @@ def set_orientation(doc, op):
         style.Height = min(w, h) if landscape else max(w, h)
 
 
+def set_margins(doc, op):
+    """Format ▸ Page Style ▸ Page: Margins, the sides given (inches in the op, 1/100 mm in UNO)."""
+    sides = {"top": "TopMargin", "right": "RightMargin", "bottom": "BottomMargin", "left": "LeftMargin"}
+    for style in page_styles_in_use(doc):
+        for side, prop in sides.items():
+            if op.get(side) is not None:
+                style.setPropertyValue(prop, int(round(op[side] * HUNDREDTH_MM_PER_INCH)))
+
+
 def header_texts(style, kind):
     """The header (or footer) texts a page style shows: the default one, and the left pages' and
     the first page's when they are not shared (what a person sees on every page)."""
@@ -489,6 +498,7 @@ OPS = {
     "writer.set_orientation": set_orientation,
     "writer.set_header": set_header,
     "writer.set_footer": set_footer,
+    "writer.set_margins": set_margins,
     "writer.insert_paragraph": insert_paragraph,
     "writer.delete_paragraph": delete_paragraph,
     "writer.insert_page_break": insert_page_break,

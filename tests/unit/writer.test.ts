@@ -248,6 +248,24 @@ describe('writer oracle edits', () => {
     );
   });
 
+  test('set_margins writes the sides given in twips and keeps the others; the page stays landscape', async () => {
+    const initial = await W.build(
+      FILE,
+      W.docSchema.parse({ blocks: [{ type: 'paragraph', runs: [{ text: 'Rota' }] }] }),
+    );
+    const files = await W.apply(initial, [
+      W.editSchema.parse({ op: 'writer.set_orientation', file: FILE, orientation: 'landscape' }),
+      W.editSchema.parse({ op: 'writer.set_margins', file: FILE, left: 0.5, right: 0.75 }),
+    ]);
+    const before = (await openDocx(initial, FILE)).body.descendants('w:pgMar')[0]!.attrs;
+    const after = (await openDocx(files, FILE)).body.descendants('w:pgMar')[0]!.attrs;
+    assert.equal(after['w:left'], '720');
+    assert.equal(after['w:right'], '1080');
+    assert.equal(after['w:top'], before['w:top']);
+    const check = W.checkSchema.parse({ kind: 'writer.orientation', file: FILE, orientation: 'landscape' });
+    assert.equal((await W.probe(files, check)).pass, true);
+  });
+
   test('replace_text works across run boundaries and keeps other text', async () => {
     const files = await W.build(FILE, {
       blocks: [
