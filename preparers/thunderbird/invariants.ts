@@ -6,7 +6,7 @@ import { parseFilters } from './filters.ts';
 import { FLAG } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
 import { isLive, Profile } from './profile.ts';
-import { filesMail, filterOutcome, filterSelects } from './runFilters.ts';
+import { filterOutcome, filterSelects } from './runFilters.ts';
 
 /**
  * "Nothing else changed" in a profile: every message the oracle left alone stays in its folder
@@ -65,9 +65,9 @@ const states = (want: MessageSnap): MessageSnap[] =>
   want.or === undefined ? [want] : [want, { ...want, ...want.or, or: undefined }];
 
 /**
- * Messages a new filter that files mail (move/copy) would act on if the person also ran it on the
- * folder it sorts (the Inbox): the generic right `thunderbird-filter-run-existing`. Their entries may
- * be where running it puts them.
+ * Messages a new filter would act on if the person also ran it on the Inbox (Run Now): the generic
+ * right `thunderbird-filter-run-existing` for a filter that files mail, a person's own choice for one
+ * that tags, stars or marks read. Their entries may be where, and as, running it leaves them.
  */
 function filterRuns(initial: FileMap, solved: FileMap): Map<string, NonNullable<MessageSnap['or']>> {
   const out = new Map<string, NonNullable<MessageSnap['or']>>();
@@ -76,7 +76,7 @@ function filterRuns(initial: FileMap, solved: FileMap): Map<string, NonNullable<
     return p.filterFiles().flatMap((f) => parseFilters(Buffer.from(p.files[f]!).toString('utf8')));
   };
   const had = filtersOf(initial);
-  const added = filtersOf(solved).filter((f) => !had.some((g) => jsonEqual(f, g)) && filesMail(f));
+  const added = filtersOf(solved).filter((f) => !had.some((g) => jsonEqual(f, g)));
   if (added.length === 0) return out;
   const profile = new Profile(initial);
   const inbox = profile.folder('Inbox');

@@ -108,8 +108,3 @@ export function filterOutcome(
   out.tags.sort();
   return { place: out, copies };
 }
-
-/** Whether a filter moves or copies what it selects (the filters a person also runs on the Inbox). */
-export function filesMail(filter: { actions: { action: string }[] }): boolean {
-  return filter.actions.some((a) => a.action === 'Move to folder' || a.action === 'Copy to folder');
-}

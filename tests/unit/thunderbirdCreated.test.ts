@@ -313,4 +313,28 @@ describe('generic Thunderbird rights', () => {
       ['thunderbird-filter-name'],
     );
   });
+
+  test('a tagging filter also run on the Inbox passes the invariants; tagging other mail by hand does not', async () => {
+    const tagging = filter({ actions: [{ action: 'add_tag', tag: 'Important' }] });
+    const { initial, checks, state } = await scene([tagging]);
+    const ran = await state([{ ...tagging, runOn: 'Inbox' } as { op: string }]);
+    const tagged = tb.checkSchema.parse({
+      kind: 'thunderbird.message_state',
+      folder: 'Inbox',
+      subject: 'Invoice 42',
+      tag: 'Important',
+    });
+    assert.equal((await tb.probe(ran, tagged)).pass, true, 'Run Now tagged the matching mail');
+    assert.deepEqual(await verdicts(initial, checks, ran), {
+      'thunderbird.unchanged': true,
+      'thunderbird.created': true,
+    });
+    const byHand = await state([
+      tagging,
+      { op: 'thunderbird.set_flag', folder: 'Inbox', subject: 'Lunch', addTag: 'Important' } as {
+        op: string;
+      },
+    ]);
+    assert.equal((await verdicts(initial, checks, byHand))['thunderbird.unchanged'], false);
+  });
 });
