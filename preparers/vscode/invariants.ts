@@ -25,6 +25,9 @@ export function workspaceRoot(paths: string[]): string | undefined {
   return common.length === 0 ? undefined : common.join('/');
 }
 
+const INDENT_KEYS = new Set(['editor.tabSize', 'editor.insertSpaces']);
+const DETECT_INDENT = 'editor.detectIndentation';
+
 /**
  * "Nothing else changed": every settings key, keybinding and workspace file the oracle left alone
  * keeps its value, and the workspace gains no file the oracle does not leave there (a setting
@@ -43,7 +46,12 @@ export async function vscodeInvariants(
     const before = readSettings(initial, file);
     const after = readSettings(solved, file);
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-    const ignore = keys.filter((k) => !jsonEqual(before[k], after[k])).sort();
+    const changed = keys.filter((k) => !jsonEqual(before[k], after[k]));
+    // Indentation detection overrides the tab settings in files already indented otherwise, so
+    // turning it off is part of changing them.
+    if (changed.some((k) => INDENT_KEYS.has(k)) && !changed.includes(DETECT_INDENT))
+      changed.push(DETECT_INDENT);
+    const ignore = changed.sort();
     const expect = Object.fromEntries(Object.entries(after).filter(([k]) => !ignore.includes(k)));
     checks.push({ kind: 'vscode.settings_unchanged', file, ignore, expect });
   }

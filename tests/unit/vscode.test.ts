@@ -229,6 +229,15 @@ describe('vscode preparer', () => {
     );
   });
 
+  test('indentation detection may be turned off with the tab settings, and only with them', async () => {
+    const initial = await vs.build(WS, DOC);
+    const detectOff = { op: 'vscode.set_setting', key: 'editor.detectIndentation', value: false };
+    const tabs = await apply(initial, { op: 'vscode.set_setting', key: 'editor.tabSize', value: 2 });
+    assert.equal(await invariantsPass(initial, tabs, await apply(tabs, detectOff)), true);
+    const font = await apply(initial, { op: 'vscode.set_setting', key: 'editor.fontSize', value: 16 });
+    assert.equal(await invariantsPass(initial, font, await apply(font, detectOff)), false);
+  });
+
   test('invariants catch a setting in the wrong scope, a lost key, a lost binding and a stray file', async () => {
     const initial = await vs.build(WS, DOC);
     const solved = await apply(initial, { op: 'vscode.set_setting', key: 'editor.fontSize', value: 16 });
