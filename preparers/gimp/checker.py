@@ -282,8 +282,19 @@ def _gimp_grid(img, box=None):
             x0 = bx + (i * bw) // GIMP_GRID
             x1 = max(x0 + 1, bx + ((i + 1) * bw) // GIMP_GRID)
             r = g = b = a = n = 0
+            xe = min(x1, W)
             for y in range(y0, min(y1, H)):
-                for x in range(x0, min(x1, W)):
+                # An opaque run of a row sums by slices (C speed, the same integers as the loop).
+                row = d[(y * W + x0) * 4:(y * W + xe) * 4]
+                alpha = row[3::4]
+                if alpha.count(255) == len(alpha):
+                    r += 255 * sum(row[0::4])
+                    g += 255 * sum(row[1::4])
+                    b += 255 * sum(row[2::4])
+                    a += 255 * len(alpha)
+                    n += len(alpha)
+                    continue
+                for x in range(x0, xe):
                     o = (y * W + x) * 4
                     al = d[o + 3]
                     r += d[o] * al

@@ -19,14 +19,17 @@ export function encodePng(img: Raster, alpha = hasTransparency(img)): Uint8Array
   const stride = img.width * channels + 1;
   const raw = Buffer.alloc(stride * img.height);
   for (let y = 0; y < img.height; y++)
-    for (let x = 0; x < img.width; x++) {
-      const s = (y * img.width + x) * 4;
-      const o = y * stride + 1 + x * channels;
-      if (img.gray) {
-        raw[o] = img.data[s]!;
-        if (alpha) raw[o + 1] = img.data[s + 3]!;
-      } else for (let c = 0; c < channels; c++) raw[o + c] = img.data[s + c]!;
-    }
+    if (channels === 4)
+      raw.set(img.data.subarray(y * img.width * 4, (y + 1) * img.width * 4), y * stride + 1);
+    else
+      for (let x = 0; x < img.width; x++) {
+        const s = (y * img.width + x) * 4;
+        const o = y * stride + 1 + x * channels;
+        if (img.gray) {
+          raw[o] = img.data[s]!;
+          if (alpha) raw[o + 1] = img.data[s + 3]!;
+        } else for (let c = 0; c < channels; c++) raw[o + c] = img.data[s + c]!;
+      }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(img.width, 0);
   ihdr.writeUInt32BE(img.height, 4);
@@ -36,7 +39,9 @@ export function encodePng(img: Raster, alpha = hasTransparency(img)): Uint8Array
     Buffer.concat([
       SIGNATURE,
       chunk('IHDR', ihdr),
-      chunk('IDAT', deflateSync(raw, { level: 9 })),
+      // Level 3: a task writes dozens of pictures (every wrong, right and near-miss state); on the
+      // scene pictures it deflates ~10x faster than level 9 for files ~15% larger.
+      chunk('IDAT', deflateSync(raw, { level: 3 })),
       chunk('IEND', new Uint8Array()),
     ]),
   );
@@ -126,6 +131,11 @@ export function decodePng(bytes: Uint8Array): Raster {
     const filter = raw[y * (stride + 1)]!;
     const src = y * (stride + 1) + 1;
     const dst = y * stride;
+    // Unfiltered rows (every row this project writes) copy as they are.
+    if (filter === 0) {
+      rows.set(raw.subarray(src, src + stride), dst);
+      continue;
+    }
     for (let i = 0; i < stride; i++) {
       const x = raw[src + i]!;
       const a = i >= unit ? rows[dst + i - unit]! : 0;
@@ -159,6 +169,20 @@ export function decodePng(bytes: Uint8Array): Raster {
     return (rows[y * stride + (bit >> 3)]! >> (8 - h.bitDepth - (bit & 7))) & max;
   };
   const out = new Uint8Array(h.width * h.height * 4);
+  // The 8-bit colour cases without a transparent key, without the per-sample closures.
+  if (h.bitDepth === 8 && h.colorType === 6) {
+    out.set(rows.subarray(0, out.length));
+    return { width: h.width, height: h.height, data: out, gray: false };
+  }
+  if (h.bitDepth === 8 && h.colorType === 2 && !trns) {
+    for (let p = 0, q = 0; p < out.length; p += 4, q += 3) {
+      out[p] = rows[q]!;
+      out[p + 1] = rows[q + 1]!;
+      out[p + 2] = rows[q + 2]!;
+      out[p + 3] = 255;
+    }
+    return { width: h.width, height: h.height, data: out, gray: false };
+  }
   const key =
     trns && trns.length >= 2 ? [0, 2, 4].map((i) => (trns.length > i + 1 ? trns.readUInt16BE(i) : 0)) : null;
   for (let y = 0; y < h.height; y++)
