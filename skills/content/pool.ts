@@ -140,8 +140,17 @@ export function castFor(taskSeed: number) {
     place: faker.location.city(),
     org: drawOrganisation(rng),
     amount: () => `£${(rng.int(12, 480) * 25).toLocaleString('en-GB')}`,
-    date: () => rng.pick(dates),
+    // One sentence, one date for the whole task: "the cake sale on {date}" in a deck and in a mail
+    // of the same task names the same day (the coherence node rejects an event given two dates).
+    date: (sentence: string) => dates[deriveSeed(taskSeed, 'date', sentence) % dates.length]!,
   };
+}
+
+/** The template sentence a slot sits in: from the end of the sentence before it to the end of its own. */
+function sentenceAround(text: string, at: number): string {
+  const start = Math.max(...['.', '!', '?', '\n'].map((p) => text.lastIndexOf(p, at)));
+  const ends = /[.!?\n]/.exec(text.slice(at));
+  return text.slice(start + 1, ends ? at + ends.index : text.length).trim();
 }
 
 const VARIANTS = {
@@ -164,12 +173,13 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
   const cast = castFor(taskSeed);
   const fill = (text: string) =>
     text
+      // Dates first: a date is keyed by its sentence as written, before amounts are drawn into it.
+      .replace(/\{date\}/g, (_slot, at: number, whole: string) => cast.date(sentenceAround(whole, at)))
       .replace(/\{person\}/g, cast.person)
       .replace(/\{person2\}/g, cast.person2)
       .replace(/\{place\}/g, cast.place)
       .replace(/\{org\}/g, cast.org)
-      .replace(/\{amount\}/g, () => cast.amount())
-      .replace(/\{date\}/g, () => cast.date());
+      .replace(/\{amount\}/g, () => cast.amount());
   const topics = set.topics ?? [];
   const topicOf = new Map(topics.map((t) => [t.title, t]));
   const titles = topics.length
