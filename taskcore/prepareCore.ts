@@ -112,7 +112,11 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
   if (hidden) return reject('instruction_invalid', 'verify_instruction', `discovery: ${hidden}`);
   runs.push({ nodeId: 'verify_instruction', kind: 'verify', status: 'ok', durationMs: lap() });
   // Before anything is built: a task whose files contradict each other is not worth proving.
-  const incoherent = coherenceProblems({ instruction: m.instruction, docs: m.prepares.map((p) => p.doc) });
+  const incoherent = coherenceProblems({
+    instruction: m.instruction,
+    docs: m.prepares.map((p) => p.doc),
+    changes: [m.edits, m.checks],
+  });
   if (incoherent.length > 0)
     return reject('content_incoherent', 'verify_coherence', incoherent.slice(0, 5).join('; '));
   runs.push({ nodeId: 'verify_coherence', kind: 'verify', status: 'ok', durationMs: lap() });

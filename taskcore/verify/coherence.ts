@@ -1,16 +1,24 @@
 import { textOf } from '../../preparers/discovery.ts';
+import { eventDateProblems } from './eventDates.ts';
 import { fold, namedAddresses, nameMatchesAddress, ROLE_LOCALS } from './people.ts';
+import { sheetFigureProblems } from './sheetFigures.ts';
 
 /**
  * Whether a task's artefacts contradict each other or themselves, in ways a reader notices and a
  * machine can tell for sure: one address given to two people, a name on someone else's address, a
- * mail signed by someone other than its sender, a weekday that is not that date's. What the
+ * mail signed by someone other than its sender, a weekday that is not that date's, one event on two
+ * dates, a figure in prose that the sheet contradicts (eventDates.ts, sheetFigures.ts). What the
  * instruction says and what the files hold are read together (reason `content_incoherent`).
  */
 export interface CoherenceInput {
   instruction: string;
   /** The task's prepared documents (each app's own shape: messages, sheets, slides, files). */
   docs: unknown[];
+  /**
+   * What the task asks to change (the oracle's edits, the checks): a figure named there is the
+   * one the agent is to put in, so prose quoting it is not contradicted by the sheet's old one.
+   */
+  changes?: unknown;
 }
 
 /** Strings longer than this are file payloads (pictures, archives), not prose. */
@@ -146,5 +154,7 @@ export function coherenceProblems(input: CoherenceInput): string[] {
     ...peopleProblems([input.instruction, input.docs]),
     ...signatureProblems(input.docs),
     ...new Set(texts.flatMap(weekdayProblems)),
+    ...eventDateProblems(input.instruction, input.docs, input.changes),
+    ...sheetFigureProblems(input.instruction, input.docs, input.changes),
   ];
 }

@@ -79,6 +79,119 @@ describe('coherence: artefacts that contradict each other', () => {
     ]);
   });
 
+  test('one event given two dates across the files is incoherent; series, ranges and moves are not', () => {
+    const deck = (...body: string[]) => ({ slides: [{ layout: 'title_content', title: 'Events', body }] });
+    const memo = (text: string) => ({ blocks: [{ type: 'paragraph', runs: [{ text }] }] });
+    assert.deepEqual(
+      problems([
+        deck('Please let Karen know if you can bake for the cake sale on 25 June.'),
+        inbox(
+          mail('Ann Lee <ann.lee@harbourtrust.org>', 'Thanks to all who baked for the cake sale on 17 June.'),
+        ),
+      ]),
+      ['"cake sale" is on 25 June and on 17 June'],
+    );
+    assert.deepEqual(
+      problems([
+        deck('Board meeting: Thursday, 5 March 2026'),
+        memo('The board meeting is on 12 March 2026.'),
+      ]),
+      ['"board meeting" is on 5 March 2026 and on 12 March 2026'],
+    );
+    // The same day written two ways, and two different events, agree.
+    assert.deepEqual(
+      problems([
+        deck('Open day: March 5th, 2026', 'Quiz night on 6 March'),
+        memo('The open day is on 5 March.'),
+      ]),
+      [],
+    );
+    // Near misses: a recurring event, an ordinal, a range, a moved date, a schedule's list, other years.
+    const near = [
+      [deck('The team meeting on 5 March is weekly.'), memo('The team meeting on 12 March is weekly.')],
+      [memo('The next board meeting is on 5 March.'), memo('The board meeting is on 12 March.')],
+      [
+        memo('The book fair on 5 March – 7 March needs helpers.'),
+        memo('The book fair on 6 March opens at ten.'),
+      ],
+      [memo('The board meeting is on 5 March.'), memo('The board meeting has moved: it is on 12 March.')],
+      [deck('Board meeting: 5 March', 'Board meeting: 2 April')],
+      [memo('The open day on 5 March 2025 drew a crowd.'), memo('The open day on 7 March 2026 is booked.')],
+      [
+        memo('The cake sale on 5 March.'),
+        memo('The cake sale on 6 March.'),
+        memo('The cake sale on 7 March.'),
+      ],
+      [
+        memo('Ann has her performance review on 5 March.'),
+        memo('Tom has his performance review on 9 March.'),
+      ],
+    ];
+    for (const docs of near) assert.deepEqual(problems(docs), [], JSON.stringify(docs));
+    // A task that asks for the date to be set right holds the right one in its changes.
+    const fix = [{ op: 'impress.set_text', slide: 1, text: 'Board meeting: 12 March' }];
+    assert.deepEqual(
+      coherenceProblems({
+        instruction: 'Bring the deck in line with the memo.',
+        docs: [deck('Board meeting: 5 March'), memo('The board meeting is on 12 March.')],
+        changes: fix,
+      }),
+      [],
+    );
+  });
+
+  test('a figure the prose gives a sheet label that the sheet does not hold is incoherent', () => {
+    const book = {
+      sheets: [
+        {
+          name: 'Costs',
+          columns: [
+            { header: 'Item', type: 'text' },
+            { header: 'Amount', type: 'currency' },
+          ],
+          rows: [
+            ['Travel', 1240.5],
+            ['Meals', 312],
+            ['Meals', 88],
+          ],
+          cells: [
+            { cell: 'D8', value: 'Share' },
+            { cell: 'E8', value: 0.125 },
+          ],
+          formulas: [{ cell: 'B5', formula: 'SUM(B2:B4)' }],
+        },
+      ],
+    };
+    const memo = (text: string) => ({ blocks: [{ type: 'paragraph', runs: [{ text }] }] });
+    assert.deepEqual(problems([book, memo('Travel: 1,420.50. Meals were fine.')]), [
+      '"Travel" is 1,420.50 in the text and 1240.5 in the sheet',
+    ]);
+    // The held figure, rounded or as a percentage, agrees.
+    for (const text of ['Travel: £1,240.50.', 'Travel came to 1,241.', 'The share is 12.5%.', 'Share: 0.125'])
+      assert.deepEqual(problems([book, memo(text)]), [], text);
+    // Near misses: a label on several rows, a figure with a unit or a qualifier, another measure of
+    // the label, an estimate, a figure the task asks for, a sum whose value is not stored.
+    const near: [string, unknown?][] = [
+      ['Meals: 400.'],
+      ['Travel: 3 trips this month.'],
+      ['Total travel: 2,000.'],
+      ['Travel is about 1,300.'],
+      ['Travel should be 1,300 after the refund.'],
+      ['Travel: 1,300.', [{ op: 'calc.set_cells', cells: [{ cell: 'B2', value: 1300 }] }]],
+    ];
+    for (const [text, changes] of near)
+      assert.deepEqual(
+        coherenceProblems({ instruction: 'Tidy the sheet.', docs: [book, memo(text)], changes }),
+        [],
+        text,
+      );
+    // Only the sheet as the task starts counts: the instruction may ask for a new figure.
+    assert.deepEqual(
+      problems([book, memo('Meals were fine.')], 'Change Travel to 1,300 and mail Ann: Travel: 1,300.'),
+      [],
+    );
+  });
+
   test('the pipeline rejects an incoherent task as content_incoherent before building anything', async () => {
     const [id, { spec }] = [...loadSkillLibrary()].find(([k]) => k === 'thunderbird.messages.flag-message')!;
     const authored = await authorTask(spec, 11, offlineCaller, { level: 'explicit' });
