@@ -112,9 +112,12 @@ function mentions(text: string, list: object | undefined, out: Mention[]): void 
   }
 }
 
+/** A file by its name that holds data or code (a CSV of events, a settings file), not prose. */
+const NOT_PROSE = /\.(?!(?:txt|md|markdown|rtf|html?|eml)$)[a-z0-9]{1,5}$/i;
+
 /**
- * Every string of the documents but the sheets', with the list of strings it is an item of (a slide's
- * bullets). Payloads (pictures, archives) are not prose.
+ * Every string of the documents but the sheets' and data files', with the list of strings it is an
+ * item of (a slide's bullets). Payloads (pictures, archives) are not prose.
  */
 export function prose(
   v: unknown,
@@ -124,8 +127,11 @@ export function prose(
   if (typeof v === 'string') {
     if (v.length <= 200_000) out.push([v, list]);
   } else if (Array.isArray(v)) for (const x of v) prose(x, v, out);
-  else if (v && typeof v === 'object' && !isWorkbook(v))
+  else if (v && typeof v === 'object' && !isWorkbook(v)) {
+    const path = (v as { path?: unknown }).path;
+    if (typeof path === 'string' && NOT_PROSE.test(path)) return out;
     for (const x of Object.values(v)) prose(x, undefined, out);
+  }
   return out;
 }
 

@@ -55,17 +55,20 @@ function labelledFigures(docs: unknown[]): Map<string, number> {
     if (!doc || typeof doc !== 'object' || !isWorkbook(doc)) continue;
     for (const sheet of (doc as { sheets: Sheet[] }).sheets) {
       const g = grid(sheet);
+      // The column of the last number (or sum) in each row: a label's figure is the row's last.
+      const lastNumber = new Map<number, number>();
+      for (const [k, v] of g) {
+        const [r, c] = k.split(',').map(Number) as [number, number];
+        if (typeof v === 'number' || v === UNKNOWN) lastNumber.set(r, Math.max(c, lastNumber.get(r) ?? -1));
+      }
       for (const [k, v] of g) {
         if (typeof v !== 'string' || !/\p{L}/u.test(v) || v.trim().length < 3) continue;
         const label = fold(v);
         seen.set(label, (seen.get(label) ?? 0) + 1);
         const [r, c] = k.split(',').map(Number) as [number, number];
         const right = g.get(`${r},${c + 1}`);
-        const further = [...g].some(([k2, v2]) => {
-          const [r2, c2] = k2.split(',').map(Number) as [number, number];
-          return r2 === r && c2 > c + 1 && (typeof v2 === 'number' || v2 === UNKNOWN);
-        });
-        if ((typeof right === 'number' || right === UNKNOWN) && !further) figures.set(label, right);
+        if ((typeof right === 'number' || right === UNKNOWN) && lastNumber.get(r) === c + 1)
+          figures.set(label, right);
         else if (r === 0 && (sheet.columns?.length ?? 0) > 0 && (sheet.rows?.length ?? 0) === 1) {
           const below = g.get(`1,${c}`);
           if (typeof below === 'number' || below === UNKNOWN) figures.set(label, below);
@@ -78,12 +81,11 @@ function labelledFigures(docs: unknown[]): Map<string, number> {
   return out;
 }
 
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NUMBER = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`;
 /** Prose that states a figure about the label ("Travel: 1,240.50", "travel came to £1,240.50"). */
 const SAYS = String.raw`\s*(?::|=|[-–—]|\s(?:is|was|came to|comes to|totals|totalled|totaled|stands at|stood at))\s*(?:[$£€]\s?|(?:USD|EUR|GBP)\s)?`;
 /** The figure ends its clause: "1,240.50." or "1,240.50 and …", not "3 trips" or "1,240 in March". */
-const ENDS = String.raw`(%?)(?:\s?(?:USD|EUR|GBP|euros?|dollars?|pounds?))?(?=$|[.,;:!?)]|\s+(?:and|but|while|whereas)\b)`;
+const ENDS = String.raw`(%?)(?:\s?(?:USD|EUR|GBP|euros?|dollars?|pounds?))?(?=$|[.,;:!?)\n]|\s+(?:and|but|while|whereas)\b)`;
 /** Said of a figure that is not meant as the sheet's: estimates and the change the task asks for. */
 const NOT_EXACT =
   /\b(?:about|around|roughly|nearly|almost|approximately|over|under|some|more than|less than|at least|up to|should|now|new|update|updated|change|changed|correct|corrected|revised|instead|increase|increased|decrease|decreased|budget(?:ed)?|target|forecast|estimate[sd]?|expected|last year|previous)\b|~/i;
@@ -107,21 +109,36 @@ export function sheetFigureProblems(instruction: string, docs: unknown[], change
       ?.map((n) => Number(n.replaceAll(',', ''))),
   );
   const out: string[] = [];
-  for (const [label, held] of figures) {
-    const re = new RegExp(
-      `(?:^|[.;:!?(\\n]\\s*|\\b(?:the|and|our)\\s+)(${literal(label)})${SAYS}${NUMBER}${ENDS}`,
-      'gi',
-    );
-    for (const [text] of prose(docs)) {
-      for (const m of text.matchAll(re)) {
-        const said = Number(m[2]!.replaceAll(',', ''));
-        const decimals = m[2]!.split('.')[1]?.length ?? 0;
-        const end = m.index + m[0].length;
-        const sentence = `${text.slice(0, end).split(SENTENCE).pop()}${text.slice(end).split(SENTENCE)[0]}`;
-        if (NOT_EXACT.test(sentence) || asked.has(said)) continue;
-        if (!sameFigure(said, decimals, m[3] === '%', held))
-          out.push(`"${m[1]}" is ${m[2]}${m[3]} in the text and ${held} in the sheet`);
+  const says = new RegExp(`${SAYS}${NUMBER}${ENDS}`, 'gi');
+  for (const [text] of prose(docs)) {
+    for (const m of text.matchAll(says)) {
+      // The label is the last few words before the figure, opening its clause.
+      const from = Math.max(0, m.index - 300);
+      const before = text.slice(from, m.index);
+      // A cut-off first word is no word; text cut off before the label does not open its clause.
+      const words = before
+        .trimEnd()
+        .split(/\s+/)
+        .slice(from > 0 ? 1 : 0);
+      let label: string | undefined;
+      for (let k = 1; k <= Math.min(6, words.length) && !label; k++) {
+        const candidate = words.slice(-k).join(' ');
+        const opens = words.slice(0, -k).join(' ');
+        if (
+          figures.has(fold(candidate)) &&
+          ((opens === '' && from === 0) || /(?:[.;:!?(]|\b(?:the|and|our))$/i.test(opens))
+        )
+          label = candidate;
       }
+      if (!label) continue;
+      const held = figures.get(fold(label))!;
+      const said = Number(m[1]!.replaceAll(',', ''));
+      const decimals = m[1]!.split('.')[1]?.length ?? 0;
+      const end = m.index + m[0].length;
+      const sentence = `${before.split(SENTENCE).pop()}${text.slice(m.index, end)}${text.slice(end, end + 300).split(SENTENCE)[0]}`;
+      if (NOT_EXACT.test(sentence) || asked.has(said)) continue;
+      if (!sameFigure(said, decimals, m[2] === '%', held))
+        out.push(`"${label}" is ${m[1]}${m[2]} in the text and ${held} in the sheet`);
     }
   }
   return [...new Set(out)];

@@ -126,6 +126,14 @@ describe('coherence: artefacts that contradict each other', () => {
         memo('Ann has her performance review on 5 March.'),
         memo('Tom has his performance review on 9 March.'),
       ],
+      // A data file is a table, not prose: a CSV of meetings lists occurrences.
+      [
+        {
+          entries: [
+            { path: 'events.csv', type: 'file', content: 'Board meeting,5 March\nBoard meeting,2 April\n' },
+          ],
+        },
+      ],
     ];
     for (const docs of near) assert.deepEqual(problems(docs), [], JSON.stringify(docs));
     // A task that asks for the date to be set right holds the right one in its changes.
@@ -177,6 +185,7 @@ describe('coherence: artefacts that contradict each other', () => {
       ['Total travel: 2,000.'],
       ['Travel is about 1,300.'],
       ['Travel should be 1,300 after the refund.'],
+      ['Ann said our travel figure: 1,300.'],
       ['Travel: 1,300.', [{ op: 'calc.set_cells', cells: [{ cell: 'B2', value: 1300 }] }]],
     ];
     for (const [text, changes] of near)
@@ -185,6 +194,11 @@ describe('coherence: artefacts that contradict each other', () => {
         [],
         text,
       );
+    // A settings file is not prose: its "travel = 0" is the slot the task may fill.
+    assert.deepEqual(
+      problems([book, { entries: [{ path: 'budget.ini', type: 'file', content: 'travel = 0\n' }] }]),
+      [],
+    );
     // Only the sheet as the task starts counts: the instruction may ask for a new figure.
     assert.deepEqual(
       problems([book, memo('Meals were fine.')], 'Change Travel to 1,300 and mail Ann: Travel: 1,300.'),
