@@ -44,7 +44,7 @@ const HEADS = new Set(
 );
 /** Words that end an event's name when read backwards from its last word ("for the cake sale"). */
 const BOUNDARY = new Set(
-  'the a an our your their my his her its this that these those for to of at in on and or but with by from about after before is are was were be been will would can could should may might must has have had as if so than then when while during into until since per via please let know attend join come see until'.split(
+  'the a an our your their my his her its this that these those for to of at in on and or but with by from about after before is are was were be been will would can could should may might must has have had as if so than then when while during into until since per via please let know attend join come see'.split(
     ' ',
   ),
 );
@@ -68,7 +68,6 @@ export const SENTENCE = /(?<=[.!?])\s+|\n+|;\s*/;
 interface Mention {
   name: string;
   when: When;
-  text: string;
   list: object | undefined;
 }
 
@@ -108,7 +107,7 @@ function mentions(text: string, list: object | undefined, out: Mention[]): void 
     const link = LINK.exec(before);
     if (!link) continue;
     const name = eventName(before.slice(0, link.index));
-    if (name) out.push({ name, when: w, text: sentence.trim(), list });
+    if (name) out.push({ name, when: w, list });
   }
 }
 
