@@ -9,6 +9,7 @@ import { roundSkills, rounds, tasks } from '../../infra/db/schema.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import { type PipelineRunner, runFusedPipeline } from '../../taskcore/pipeline.ts';
 import type { MutantReport } from '../../taskcore/verify/mutants.ts';
+import type { RightVerdict } from '../../taskcore/verify/rightSolutions.ts';
 import type { WrongVerdict } from '../../taskcore/verify/wrongSolutions.ts';
 import type { Runtime } from '../runtime.ts';
 import { newRoundId } from './start.ts';
@@ -25,7 +26,7 @@ export interface DryRunTask {
   /** The mutation adversary's findings on the task (absent when verification stopped before it). */
   mutants?: MutantReport;
   /** Each correct alternative tried on the task and whether the rubric passed it. */
-  right: { name: string; generic: boolean; passed: boolean; failing: string[] }[];
+  right: RightVerdict[];
   level: string | null;
 }
 

@@ -27,7 +27,7 @@ export function register(program: Command): void {
         `kill rate on accepted tasks: ${pct(r.acceptedWrongKilled, r.acceptedWrongTried)} (${r.acceptedWrongKilled}/${r.acceptedWrongTried})`,
         `kill rate on all proved tasks: ${pct(r.wrongKilled, r.wrongTried)}; tasks rejected because a wrong solution passed: ${r.rejectedForWrong}`,
         `  kills by a check the untouched state passes: ${r.wrongDiscriminating}; only by checks it fails too (task undone): ${r.wrongUndone}; wrong solutions leaving the untouched state (no kill): ${r.wrongSameAsInitial}`,
-        `correct alternatives: ${r.rightPassed}/${r.rightTried} passed; tasks rejected because one failed: ${r.rejectedForRight}`,
+        `correct alternatives: ${r.rightPassed}/${r.rightTried} passed (${r.rightSameAsOracle} leave the oracle's own files); tasks rejected because one failed: ${r.rejectedForRight}`,
         `mutants: ${r.mutantsKilled}/${r.mutantsTried} killed (${r.mutantsDiscriminating} by a discriminating check, ${r.mutantsUndone} only as undone); tasks rejected because one passed: ${r.rejectedForMutant}`,
         `invariant share of checks: ${pct(r.invariantChecks, r.checks)} (${r.invariantChecks}/${r.checks})`,
         `infeasible share of tasks: ${pct(r.infeasible, r.proved)} (${r.infeasible})`,

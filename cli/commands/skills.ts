@@ -97,7 +97,11 @@ export function register(program: Command): void {
             process.stdout.write(`          wrong ${w.generic ? '(generic) ' : ''}${w.name}: ${verdict}\n`);
           }
           for (const r of t.right) {
-            const verdict = r.passed ? 'passes' : `REJECTED (failed: ${r.failing.join('; ')})`;
+            const verdict = r.passed
+              ? r.sameAsOracle
+                ? "passes (leaves the oracle's own files: no new state)"
+                : 'passes'
+              : `REJECTED (failed: ${r.failing.join('; ')})`;
             process.stdout.write(`          right ${r.generic ? '(generic) ' : ''}${r.name}: ${verdict}\n`);
           }
           const m = t.mutants;

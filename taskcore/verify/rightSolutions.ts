@@ -21,6 +21,8 @@ export interface RightVerdict {
   passed: boolean;
   /** Kinds of the checks that failed it (empty when it passed). */
   failing: string[];
+  /** It leaves exactly the oracle's files: it passes, but proves nothing the oracle did not. */
+  sameAsOracle?: boolean;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface RubricStats {
   /** Correct alternatives tried (declared + generic) and how many passed; absent on rows before them. */
   rightTried?: number;
   rightPassed?: number;
+  /** Alternatives that leave the oracle's own files (another order of the same steps): no new state proved. */
+  rightSameAsOracle?: number;
   right?: RightVerdict[];
   /** The mutation adversary's findings (absent on rows before it). */
   mutants?: MutantReport;
@@ -154,7 +156,13 @@ export async function proveRubric(
     const failing = r.probes.flatMap((res, i) =>
       res.pass ? [] : [`${checks[i]!.kind}: ${JSON.stringify(res.observed).slice(0, 200)}`],
     );
-    return { name: r.name, generic: alternatives[k]!.generic, passed: failing.length === 0, failing };
+    return {
+      name: r.name,
+      generic: alternatives[k]!.generic,
+      passed: failing.length === 0,
+      failing,
+      sameAsOracle: sameFiles(r.files, solved),
+    };
   });
   const attack = await attackRubric({
     edits: m.edits,
@@ -178,6 +186,7 @@ export async function proveRubric(
     wrong: verdicts,
     rightTried: rights.length,
     rightPassed: rights.filter((r) => r.passed).length,
+    rightSameAsOracle: rights.filter((r) => r.sameAsOracle).length,
     right: rights,
     mutants: attack.report,
   };

@@ -86,6 +86,24 @@ test('a correct alternative the rubric fails rejects the task rubric_rejects_rig
   assert.equal(p.stats?.rightPassed, (p.stats?.rightTried ?? 0) - 1);
 });
 
+test("an alternative that leaves the oracle's own files passes but is counted apart: it proves no new state", async () => {
+  const spec = specOf('calc.formulas.sum-column');
+  const solve = spec.nodes.find((n) => 'solve' in n) as { solve: { op: string }[] };
+  const p = await proveLocally(
+    withRights(spec, [
+      { name: 'oracle-again', edits: solve.solve },
+      { name: 'subtotal', edits: [{ ...sumCell, formula: 'SUBTOTAL(9,B2:B{{derived.last_row}})' }] },
+    ]),
+    1,
+  );
+  assert.ok(p.ok, p.ok ? '' : `${p.reason}: ${p.detail}`);
+  const byName = new Map((p.stats?.right ?? []).map((r) => [r.name, r]));
+  assert.equal(byName.get('oracle-again')?.sameAsOracle, true);
+  assert.equal(byName.get('subtotal')?.sameAsOracle, false);
+  assert.equal(p.stats?.rightSameAsOracle, 1);
+  assert.equal(p.stats?.rightPassed, p.stats?.rightTried);
+});
+
 test('a text label beside a new result is a declared freedom of the Calc invariant; a number there is not', async () => {
   const before = new Map<string, CellSnap>([
     ['A1', { v: 'Item' }],

@@ -24,6 +24,8 @@ export interface RubricRoundReport {
   wrongUndone: number;
   rightTried: number;
   rightPassed: number;
+  /** Alternatives that leave exactly the oracle's files (they prove no new state). */
+  rightSameAsOracle: number;
   rejectedForRight: number;
   mutantsTried: number;
   mutantsKilled: number;
@@ -75,6 +77,7 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
            coalesce(sum(${stat("->>'wrongUndone'")}), 0) AS wrong_undone,
            coalesce(sum(${stat("->>'rightTried'")}), 0) AS right_tried,
            coalesce(sum(${stat("->>'rightPassed'")}), 0) AS right_passed,
+           coalesce(sum(${stat("->>'rightSameAsOracle'")}), 0) AS right_same,
            count(*) FILTER (WHERE reject_reason = 'rubric_rejects_right') AS rejected_for_right,
            coalesce(sum(${stat("->'mutants'->>'tried'")}), 0) AS mutants_tried,
            coalesce(sum(${stat("->'mutants'->>'killed'")}), 0) AS mutants_killed,
@@ -131,6 +134,7 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
     wrongUndone: num(totals.wrong_undone),
     rightTried: num(totals.right_tried),
     rightPassed: num(totals.right_passed),
+    rightSameAsOracle: num(totals.right_same),
     rejectedForRight: num(totals.rejected_for_right),
     mutantsTried: num(totals.mutants_tried),
     mutantsKilled: num(totals.mutants_killed),
