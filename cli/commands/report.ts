@@ -29,6 +29,7 @@ export function register(program: Command): void {
         `  kills by a check the untouched state passes: ${r.wrongDiscriminating}; only by checks it fails too (task undone): ${r.wrongUndone}; wrong solutions leaving the untouched state (no kill): ${r.wrongSameAsInitial}`,
         `correct alternatives: ${r.rightPassed}/${r.rightTried} passed (${r.rightSameAsOracle} leave the oracle's own files); tasks rejected because one failed: ${r.rejectedForRight}`,
         `mutants: ${r.mutantsKilled}/${r.mutantsTried} killed (${r.mutantsDiscriminating} by a discriminating check, ${r.mutantsUndone} only as undone); tasks rejected because one passed: ${r.rejectedForMutant}`,
+        `  tasks with an oracle edit whose near misses no discriminating check caught (only seen as undone): ${r.tasksWithUnguardedEdit}/${r.proved}`,
         `invariant share of checks: ${pct(r.invariantChecks, r.checks)} (${r.invariantChecks}/${r.checks})`,
         `infeasible share of tasks: ${pct(r.infeasible, r.proved)} (${r.infeasible})`,
         `export gate (graded as shipped): ${r.exportPassed} passed, ${r.exportMismatch} rejected as export_mismatch`,

@@ -32,6 +32,8 @@ export interface RubricRoundReport {
   mutantsDiscriminating: number;
   mutantsUndone: number;
   rejectedForMutant: number;
+  /** Proved tasks with an oracle edit whose near misses only the task's own checks caught (no guard saw them). */
+  tasksWithUnguardedEdit: number;
   checks: number;
   invariantChecks: number;
   infeasible: number;
@@ -84,6 +86,7 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
            coalesce(sum(${stat("->'mutants'->>'discriminating'")}), 0) AS mutants_disc,
            coalesce(sum(${stat("->'mutants'->>'undone'")}), 0) AS mutants_undone,
            count(*) FILTER (WHERE reject_reason = 'rubric_accepts_mutant') AS rejected_for_mutant,
+           count(*) FILTER (WHERE jsonb_array_length(coalesce(rubric_stats->'mutants'->'editsWithoutDiscriminatingKill', '[]'::jsonb)) > 0) AS unguarded,
            coalesce(sum(${stat("->>'wrongTried'")} - ${stat("->>'wrongSameAsInitial'")}), 0) AS tried,
            coalesce(sum((rubric_stats->>'wrongKilled')::int), 0) AS killed,
            count(*) FILTER (WHERE reject_reason = 'rubric_accepts_wrong') AS rejected_for_wrong,
@@ -141,6 +144,7 @@ export async function rubricReport(db: Database['db'], roundId: string): Promise
     mutantsDiscriminating: num(totals.mutants_disc),
     mutantsUndone: num(totals.mutants_undone),
     rejectedForMutant: num(totals.rejected_for_mutant),
+    tasksWithUnguardedEdit: num(totals.unguarded),
     checks: num(totals.checks),
     invariantChecks: num(totals.invariant_checks),
     infeasible: num(totals.infeasible),
