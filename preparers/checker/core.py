@@ -174,6 +174,47 @@ def pixel_size(b):
     return None
 
 
+# Figures in prose, written any way a person writes them (a declared freedom of every app's text checks).
+MONEY = re.compile(r'(?<![\w.,])[£$€]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?', re.ASCII)
+
+
+def plain_figures(text):
+    """Figures written one way: no currency sign, no thousands separators, no trailing zeros."""
+    def one(m):
+        d = (m.group(2) or '').rstrip('0')
+        return m.group(1).replace(',', '') + ('.' + d if d else '')
+    return MONEY.sub(one, text)
+
+
+def contains_prose(body, text):
+    """Whether a message body contains the text, however its figures are written."""
+    if text in body:
+        return True
+    b, t = plain_figures(body), plain_figures(text)
+    if t == '':
+        return False
+    # A figure at either end of the text must not run on into more digits (15917.9 is not 15917.91).
+    i = b.find(t)
+    while i >= 0:
+        if not (re.match(r'[0-9]', t) and re.search(r'[0-9.,]$', b[:i])) and \
+                not (re.search(r'[0-9]$', t) and re.match(r'([0-9]|\.[0-9])', b[i + len(t):])):
+            return True
+        i = b.find(t, i + 1)
+    return False
+
+
+FIGURE = re.compile(r'(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?', re.ASCII)
+
+
+def mentions_figure(text, figure):
+    """Whether the text states the figure: "£15,917.90", "15917.9" and "15,917.90 GBP" all state 15917.9."""
+    for m in FIGURE.finditer(text):
+        v = float(m.group(0).replace(',', ''))
+        if abs(v - figure) <= 1e-9 * max(1, abs(figure)):
+            return True
+    return False
+
+
 def local(tag):
     return tag.rsplit('}', 1)[-1] if isinstance(tag, str) else ''
 

@@ -261,10 +261,13 @@ def impress_slide_body(d, part, c):
     paras = [js_trim(a_text(p)) for s in with_role(d.tree(part), 'body') for p in shape_paragraphs(s)]
     paras = [t for t in paras if t != '']
     bullets = c['bullets']
+    figures = c.get('figures')
     if c.get('exact'):
-        ok = len(paras) == len(bullets) and all(t == js_trim(bullets[i]) for i, t in enumerate(paras))
+        same = (lambda t, b: plain_figures(t) == plain_figures(b)) if figures else (lambda t, b: t == b)
+        ok = len(paras) == len(bullets) and all(same(t, js_trim(bullets[i])) for i, t in enumerate(paras))
     else:
-        ok = all(any(b in t for t in paras) for b in bullets)
+        holds = contains_prose if figures else (lambda t, b: b in t)
+        ok = all(any(holds(t, b) for t in paras) for b in bullets)
     return ok, {'body': [clip120(t) for t in paras[:20]]}
 
 

@@ -1,4 +1,5 @@
 import { formatMismatches } from '../ooxml/fonts.ts';
+import { containsProse, plainFigures } from '../proseFigures.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import {
   type Deck,
@@ -127,9 +128,12 @@ async function probeOne(deck: Deck, check: DeckCheck): Promise<ProbeResult> {
         .flatMap(shapeParagraphs)
         .map((p) => paragraphText(p).trim())
         .filter((t) => t !== '');
+      // With `figures`, a figure may be written with or without its separators, sign and trailing zeros.
+      const same = (t: string, b: string) => (check.figures ? plainFigures(t) === plainFigures(b) : t === b);
+      const holds = (t: string, b: string) => (check.figures ? containsProse(t, b) : t.includes(b));
       const pass = check.exact
-        ? paras.length === check.bullets.length && paras.every((t, i) => t === check.bullets[i].trim())
-        : check.bullets.every((b) => paras.some((t) => t.includes(b)));
+        ? paras.length === check.bullets.length && paras.every((t, i) => same(t, check.bullets[i].trim()))
+        : check.bullets.every((b) => paras.some((t) => holds(t, b)));
       return { pass, observed: { body: paras.slice(0, 20).map((t) => clip(t)) } };
     }
     case 'impress.notes': {

@@ -277,6 +277,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
       slide,
       bullets: z.array(z.string().min(1)).min(1).describe('Each must be contained in a body paragraph.'),
       exact: z.boolean().default(false).describe('Body paragraphs must equal exactly these, in order.'),
+      figures: z
+        .boolean()
+        .default(false)
+        .describe(
+          'Figures in the bullets may be written any way a person writes them ("12,480", "12480", "£1,200.50", "1200.5"): where the wording does not fix their format.',
+        ),
     })
     .describe("The slide's body placeholders hold these bullets."),
   z

@@ -123,6 +123,46 @@ describe('impress oracle edits', () => {
     );
   });
 
+  test('figures free in a body: "12480" is "12,480" and "£1,200.50" is "1200.5"; another number is not, in both checkers', async () => {
+    const initial = await P.build(FILE, doc);
+    const body = (bullets: string[]) =>
+      P.editSchema.parse({ op: 'impress.set_body', file: FILE, slide: 2, bullets });
+    const check = (exact: boolean, figures: boolean) =>
+      P.checkSchema.parse({
+        kind: 'impress.slide_body',
+        file: FILE,
+        slide: 2,
+        bullets: ['Volunteers: 12,480', 'Raised: £1,200.50'],
+        exact,
+        figures,
+      });
+    const states = {
+      asAsked: await P.apply(initial, [body(['Volunteers: 12,480', 'Raised: £1,200.50'])]),
+      plain: await P.apply(initial, [body(['Volunteers: 12480', 'Raised: 1200.5'])]),
+      otherNumber: await P.apply(initial, [body(['Volunteers: 12,490', 'Raised: £1,200.50'])]),
+      runOn: await P.apply(initial, [body(['Volunteers: 124801', 'Raised: £1,200.50'])]),
+    };
+    const checks = [check(true, true), check(false, true), check(true, false)];
+    const want = {
+      asAsked: [true, true, true],
+      plain: [true, true, false],
+      otherNumber: [false, false, false],
+      runOn: [false, false, false],
+    };
+    for (const [name, files] of Object.entries(states))
+      assert.deepEqual(
+        await Promise.all(checks.map(async (c) => (await P.probe(files, c)).pass)),
+        want[name as keyof typeof want],
+        name,
+      );
+    const verdicts = await shippedVerdicts(states, checks);
+    assert.deepEqual(
+      verdicts.map((v) => v.map((x) => x.pass)),
+      Object.values(want),
+      'the shipped checker agrees',
+    );
+  });
+
   test('slide numbers out of range fail with a clear message', async () => {
     const initial = await P.build(FILE, doc);
     await assert.rejects(

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { containsProse, mentionsFigure } from '../../preparers/thunderbird/probe.ts';
+import { containsProse, mentionsFigure } from '../../preparers/proseFigures.ts';
 
 /**
- * How a figure is written in a message is free (issue 26's declared freedoms): a body that says
+ * How a figure is written in a message or a slide is free (issue 26's declared freedoms): a body that says
  * "£15,917.9" says 15917.90, in the TypeScript probe and in the shipped Python checker alike;
  * another figure, or the figure inside a longer number, is not it.
  */
@@ -32,13 +32,13 @@ test('a figure in prose is found however it is written, the same in both checker
     CASES.map((c) => c.want),
   );
   // The checker part's own functions on the same cases (it is plain Python: read it as a module).
-  const source = readFileSync(new URL('../../preparers/thunderbird/checker.py', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../preparers/checker/core.py', import.meta.url), 'utf8');
   const pick = (name: string) => {
     const m = new RegExp(
       `^(?:${name} = re\\.compile\\(.*\\)|def ${name}\\([^)]*\\):\\n(?:[ \\t]+.*\\n|\\n)+)`,
       'm',
     ).exec(`${source}\n`);
-    assert.ok(m, `checker.py defines ${name}`);
+    assert.ok(m, `the checker core defines ${name}`);
     return m[0];
   };
   const program = [
