@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,4 +55,28 @@ export async function shippedVerdicts(
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Asserts each named state's verdicts, check by check, with our probe and then with the shipped
+ * checker: both must give exactly `want[state]`.
+ */
+export async function assertVerdicts<C>(
+  states: Record<string, FileMap>,
+  checks: C[],
+  want: Record<string, boolean[]>,
+  probe: (files: FileMap, check: C) => Promise<{ pass: boolean }>,
+): Promise<void> {
+  for (const [name, files] of Object.entries(states))
+    assert.deepEqual(
+      await Promise.all(checks.map(async (c) => (await probe(files, c)).pass)),
+      want[name],
+      name,
+    );
+  const verdicts = await shippedVerdicts(states, checks);
+  assert.deepEqual(
+    verdicts.map((v) => v.map((x) => x.pass)),
+    Object.keys(states).map((name) => want[name]),
+    'the shipped checker agrees',
+  );
 }

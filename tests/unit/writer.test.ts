@@ -11,7 +11,7 @@ import type { FileMap } from '../../preparers/types.ts';
 import { openDocx } from '../../preparers/writer/document.ts';
 import { writerPreparer as W, type WriterCheck, type WriterDoc } from '../../preparers/writer/index.ts';
 import { sampleWriterDoc, writerScenario } from '../../preparers/writer/sample.ts';
-import { materializeHome, runCheckerBatch, shippedVerdicts } from '../support/checkerHome.ts';
+import { assertVerdicts, materializeHome, runCheckerBatch, shippedVerdicts } from '../support/checkerHome.ts';
 
 const FILE = 'Documents/report.docx';
 
@@ -234,18 +234,7 @@ describe('writer oracle edits', () => {
       line: [true, true, true],
       untouched: [false, true, true],
     };
-    for (const [name, files] of Object.entries(states))
-      assert.deepEqual(
-        await Promise.all(checks.map(async (c) => (await W.probe(files, c)).pass)),
-        want[name as keyof typeof want],
-        name,
-      );
-    const verdicts = await shippedVerdicts(states, checks);
-    assert.deepEqual(
-      verdicts.map((v) => v.map((x) => x.pass)),
-      Object.values(want),
-      'the shipped checker agrees',
-    );
+    await assertVerdicts(states, checks, want, W.probe);
   });
 
   test('set_margins writes the sides given in twips and keeps the others; the page stays landscape', async () => {
