@@ -115,6 +115,14 @@ function mentions(text: string, list: object | undefined, out: Mention[]): void 
 const NOT_PROSE = /\.(?!(?:txt|md|markdown|rtf|html?|eml)$)[a-z0-9]{1,5}$/i;
 
 /**
+ * Whitespace runs as one space, or one newline where they hold a line break: the patterns here
+ * allow optional whitespace on both sides of a word, which a long run of it (model-written text)
+ * would make them retry quadratically.
+ */
+export const tidyWhitespace = (text: string) =>
+  text.replace(/\s+/g, (ws) => (ws.includes('\n') ? '\n' : ' '));
+
+/**
  * Every string of the documents but the sheets' and data files', with the list of strings it is an
  * item of (a slide's bullets). Payloads (pictures, archives) are not prose.
  */
@@ -124,7 +132,7 @@ export function prose(
   out: [string, object | undefined][] = [],
 ): [string, object | undefined][] {
   if (typeof v === 'string') {
-    if (v.length <= 200_000) out.push([v, list]);
+    if (v.length <= 200_000) out.push([tidyWhitespace(v), list]);
   } else if (Array.isArray(v)) for (const x of v) prose(x, v, out);
   else if (v && typeof v === 'object' && !isWorkbook(v)) {
     const path = (v as { path?: unknown }).path;
@@ -148,7 +156,7 @@ const differ = (a: When, b: When) =>
  * either date the task's changes hold (the task is to set its date right).
  */
 export function eventDateProblems(instruction: string, docs: unknown[], changes?: unknown): string[] {
-  const all: [string, object | undefined][] = [[instruction, undefined], ...prose(docs)];
+  const all: [string, object | undefined][] = [[tidyWhitespace(instruction), undefined], ...prose(docs)];
   const found: Mention[] = [];
   for (const [text, list] of all) mentions(text, list, found);
   const changesText = JSON.stringify(changes ?? null);

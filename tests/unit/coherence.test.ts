@@ -174,6 +174,15 @@ describe('coherence: artefacts that contradict each other', () => {
     assert.deepEqual(problems([book, memo('Travel: 1,420.50. Meals were fine.')]), [
       '"Travel" is 1,420.50 in the text and 1240.5 in the sheet',
     ]);
+    // Whitespace runs count as one space (or one line break): a long run in model-written text
+    // changes nothing, and the patterns never retry across it.
+    assert.deepEqual(problems([book, memo(`Travel:${' '.repeat(50_000)}1,420.50. Meals were fine.`)]), [
+      '"Travel" is 1,420.50 in the text and 1240.5 in the sheet',
+    ]);
+    assert.deepEqual(
+      problems([book, memo(`Travel${' '.repeat(50_000)}and more.\n\n\nMeals were fine.`)]),
+      [],
+    );
     // The held figure, rounded or as a percentage, agrees.
     for (const text of ['Travel: £1,240.50.', 'Travel came to 1,241.', 'The share is 12.5%.', 'Share: 0.125'])
       assert.deepEqual(problems([book, memo(text)]), [], text);
