@@ -4,7 +4,8 @@
  */
 
 /** A number as prose writes it: digits with optional thousands commas and decimals (signs and symbols around it are free). */
-const FIGURE = /(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?/g;
+export const FIGURE_PATTERN = String.raw`(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?`;
+const FIGURE = new RegExp(FIGURE_PATTERN, 'g');
 
 /** Whether the text states `figure`: "£15,917.90", "15917.9" and "15,917.90 GBP" all state 15917.9. */
 export function mentionsFigure(text: string, figure: number): boolean {

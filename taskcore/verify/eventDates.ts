@@ -3,6 +3,8 @@
  * false rejection throws away a good task, a missed one only lets a rare slip through.
  */
 
+import { prose, SENTENCE, tidyWhitespace } from './proseOf.ts';
+
 const MONTH_NAMES =
   'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec';
 const WEEKDAY = '(?:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)[a-z]*,?\\s+';
@@ -63,8 +65,6 @@ const LINK =
 /** After the date: a range or a second day ("5 March – 7 March", "5 March to the 7th"). */
 const RANGE_AFTER = /^\s*(?:[-–—]|to|until|till|through|and|&)\s*(?:the\s+)?\d/;
 
-export const SENTENCE = /(?<=[.!?])\s+|\n+|;\s*/;
-
 interface Mention {
   name: string;
   when: When;
@@ -111,37 +111,6 @@ function mentions(text: string, list: object | undefined, out: Mention[]): void 
   }
 }
 
-/** A file by its name that holds data or code (a CSV of events, a settings file), not prose. */
-const NOT_PROSE = /\.(?!(?:txt|md|markdown|rtf|html?|eml)$)[a-z0-9]{1,5}$/i;
-
-/**
- * Whitespace runs as one space, or one newline where they hold a line break: the patterns here
- * allow optional whitespace on both sides of a word, which a long run of it (model-written text)
- * would make them retry quadratically.
- */
-export const tidyWhitespace = (text: string) =>
-  text.replace(/\s+/g, (ws) => (ws.includes('\n') ? '\n' : ' '));
-
-/**
- * Every string of the documents but the sheets' and data files', with the list of strings it is an
- * item of (a slide's bullets). Payloads (pictures, archives) are not prose.
- */
-export function prose(
-  v: unknown,
-  list?: object,
-  out: [string, object | undefined][] = [],
-): [string, object | undefined][] {
-  if (typeof v === 'string') {
-    if (v.length <= 200_000) out.push([tidyWhitespace(v), list]);
-  } else if (Array.isArray(v)) for (const x of v) prose(x, v, out);
-  else if (v && typeof v === 'object' && !isWorkbook(v)) {
-    const path = (v as { path?: unknown }).path;
-    if (typeof path === 'string' && NOT_PROSE.test(path)) return out;
-    for (const x of Object.values(v)) prose(x, undefined, out);
-  }
-  return out;
-}
-
 const differ = (a: When, b: When) =>
   a.month !== b.month || a.day !== b.day
     ? a.year === undefined || b.year === undefined || a.year === b.year
@@ -184,10 +153,4 @@ export function eventDateProblems(instruction: string, docs: unknown[], changes?
     out.push(`"${name}" is on ${showWhen(a.when)} and on ${showWhen(b.when)}`);
   }
   return out;
-}
-
-/** A calc document: sheets of rows. */
-export function isWorkbook(v: object): boolean {
-  const sheets = (v as { sheets?: unknown }).sheets;
-  return Array.isArray(sheets) && sheets.some((s) => s && typeof s === 'object' && Array.isArray(s.rows));
 }

@@ -1,4 +1,5 @@
-import { isWorkbook, prose, SENTENCE } from './eventDates.ts';
+import { FIGURE_PATTERN } from '../../preparers/proseFigures.ts';
+import { isWorkbook, prose, SENTENCE } from './proseOf.ts';
 
 /**
  * A figure in prose that is not the one the task's sheet holds, for the coherence node
@@ -81,7 +82,7 @@ function labelledFigures(docs: unknown[]): Map<string, number> {
   return out;
 }
 
-const NUMBER = String.raw`(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`;
+const NUMBER = `(${FIGURE_PATTERN})`;
 /** Prose that states a figure about the label ("Travel: 1,240.50", "travel came to £1,240.50"). */
 const SAYS = String.raw`\s*(?::|=|[-–—]|\s(?:is|was|came to|comes to|totals|totalled|totaled|stands at|stood at))\s*(?:[$£€]\s?|(?:USD|EUR|GBP)\s)?`;
 /** The figure ends its clause: "1,240.50." or "1,240.50 and …", not "3 trips" or "1,240 in March". */
