@@ -52,6 +52,22 @@ export function isWithin(path: string, dir: string): boolean {
   return path === dir || path.startsWith(`${dir}/`);
 }
 
+/**
+ * The folders of a home whose entries a "nothing else changed" check holds, given every path of
+ * the task's states: each visible folder (hidden ones are the apps' own), but the browser's
+ * Downloads, where pages viewed on the way may land, unless the task's own files are there.
+ */
+export function heldFolders(paths: Iterable<string>): Set<string> {
+  const all = [...paths];
+  const downloads = all.some((p) => isWithin(p, 'Downloads') && p !== 'Downloads');
+  const out = new Set<string>();
+  for (const p of all)
+    for (const d of [...parentDirs(p), p])
+      if (!d.split('/').some((seg) => seg.startsWith('.')) && (downloads || !isWithin(d, 'Downloads')))
+        out.add(d);
+  return out;
+}
+
 /** The parent directories of a relative path, outermost first: "a/b/c" → ["a", "a/b"]. */
 export function parentDirs(path: string): string[] {
   const segments = path.split('/');

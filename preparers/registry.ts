@@ -30,12 +30,12 @@ export const preparers: Record<AppId, Preparer> = {
   vlc: vlcPreparer as unknown as Preparer,
 };
 
-/** The app that takes the files no other app claims (`Preparer.owns`). */
-const FILES_APP: AppId = 'os';
+/** The app that owns the home itself: files no other app claims (`Preparer.owns`), and the folders' listings. */
+export const HOME_APP: AppId = 'os';
 
 /** The app a home-relative file belongs to: the first whose `owns` claims it, else the files app. */
 export function appOfPath(path: string): AppId {
-  return APPS.find((app) => preparers[app].owns?.(path)) ?? FILES_APP;
+  return APPS.find((app) => preparers[app].owns?.(path)) ?? HOME_APP;
 }
 
 /** The archived profile a home-relative file belongs to, with its app, if one holds it. */

@@ -427,6 +427,8 @@ def on_sheet(fn):
         try:
             ws = calc_sheet(env, c)
         except LookupError as e:
+            if c.get('kind') == 'calc.unchanged' and c.get('newSheet'):
+                return True, {'sheets': [s.name for s in workbook(env, c['file']).sheets]}
             return False, e.args[0]
         return fn(env, ws, c)
     return run
@@ -435,7 +437,9 @@ def on_sheet(fn):
 @kind('calc.sheet_names')
 def calc_sheet_names(env, c):
     names = [s.name for s in workbook(env, c['file']).sheets]
-    return names == c['names'], {'sheets': names}
+    added = c.get('added') or []
+    return ([n for n in names if n not in added] == [n for n in c['names'] if n not in added],
+            {'sheets': names})
 
 
 @kind('calc.sheet_exists')

@@ -142,8 +142,19 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
     ]);
     const namesBefore = before.worksheets.map((w) => w.name);
     const namesAfter = after.worksheets.map((w) => w.name);
+    // The sheets as the oracle leaves them; those it adds may be missing (the untouched workbook
+    // passes), no other may appear (a second summary sheet is collateral).
+    const added = namesAfter.filter((n) => !namesBefore.includes(n));
     if (jsonEqual(namesBefore, namesAfter))
       checks.push({ kind: 'calc.sheet_names', file, names: namesAfter });
+    else if (
+      added.length > 0 &&
+      jsonEqual(
+        namesBefore,
+        namesAfter.filter((n) => !added.includes(n)),
+      )
+    )
+      checks.push({ kind: 'calc.sheet_names', file, names: namesAfter, added });
     for (const ws of before.worksheets) {
       const other = findSheet(after, ws.name);
       if (!other) continue;
@@ -170,6 +181,21 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
         except: [...except],
         ...(Object.keys(touched).length > 0 ? { touched } : {}),
         ...(labels.length > 0 ? { labels } : {}),
+      });
+    }
+    // A sheet the oracle adds holds its cells and nothing more (a label beside a result aside).
+    for (const ws of after.worksheets) {
+      if (findSheet(before, ws.name)) continue;
+      const b = snapSheet(ws);
+      const labels = labelCells(new Map(), b);
+      checks.push({
+        kind: 'calc.unchanged',
+        file,
+        sheet: ws.name,
+        cells: {},
+        except: [...b.keys()],
+        ...(labels.length > 0 ? { labels } : {}),
+        newSheet: true,
       });
     }
   }

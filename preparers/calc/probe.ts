@@ -121,13 +121,17 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
   const sheetNames = wb.worksheets.map((w) => w.name);
   if (check.kind === 'calc.named_range') return probeNamedRange(zip, check);
   if (check.kind === 'calc.sheet_names') {
-    // An array: sheet order is part of the answer.
-    return verdict(jsonEqual(sheetNames, check.names), { sheets: sheetNames });
+    // An array: sheet order is part of the answer. A sheet the task adds may be anywhere or
+    // missing (the task's checks judge it), but no other sheet may come, go or move.
+    const added = check.added ?? [];
+    const rest = (names: string[]) => names.filter((n) => !added.includes(n));
+    return verdict(jsonEqual(rest(sheetNames), rest(check.names)), { sheets: sheetNames });
   }
   const ws = findSheet(wb, check.sheet);
   if (check.kind === 'calc.sheet_exists') {
     return verdict((ws !== undefined) === check.exists, { sheets: sheetNames });
   }
+  if (!ws && check.kind === 'calc.unchanged' && check.newSheet) return verdict(true, { sheets: sheetNames });
   if (!ws) return fail({ error: `no sheet named "${check.sheet}"`, sheets: sheetNames });
 
   switch (check.kind) {

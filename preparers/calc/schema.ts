@@ -516,6 +516,12 @@ export const calcCheckSchema = z
         kind: z.literal('calc.sheet_names'),
         file: homePath,
         names: z.array(sheetName).min(1).describe('Exactly these sheets, in this order.'),
+        added: z
+          .array(sheetName)
+          .optional()
+          .describe(
+            'Sheets of `names` the task adds: each may be anywhere or absent; the others read exactly so.',
+          ),
       })
       .strict(),
     z
@@ -726,6 +732,12 @@ export const calcCheckSchema = z
           .optional()
           .describe(
             'Cells the task changes, with what it leaves as it was: each attribute given must still read so (fmt "general", bold/italic false and fill null when the cell has none).',
+          ),
+        newSheet: z
+          .literal(true)
+          .optional()
+          .describe(
+            'A sheet the task adds: while it is absent there is nothing to keep (the task checks see it missing).',
           ),
       })
       .strict()

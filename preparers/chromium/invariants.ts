@@ -1,7 +1,7 @@
 import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap } from '../types.ts';
 import { type Entry, entryKey } from './bookmarks.ts';
-import { CHROMIUM_DIR, effectivePref, PREF_PATHS, type PrefPath } from './prefs.ts';
+import { CHROMIUM_DIR, effectivePref, type JsonObject, PREF_PATHS, type PrefPath } from './prefs.ts';
 import { ChromiumState, sha256Of } from './probe.ts';
 import type { ChromiumCheck } from './schema.ts';
 import { searchEngineOf } from './searchEngines.ts';
@@ -16,26 +16,38 @@ const VIEW_PREFS = new Set<PrefPath>(['bookmark_bar.show_on_all_tabs']);
  * "Nothing else changed" in the profile and the task's files: every setting the oracle left keeps
  * its value (but the bookmarks bar's visibility, the start-up list while it is not used, and the
  * Save-page folder when the download folder moves); every bookmark it left stays where it was and
- * the tree holds as many entries as the oracle's; every history URL it kept stays; the task's
+ * the tree holds no more entries than the oracle's; every history URL it kept stays; the task's
  * pages and files keep their bytes.
  * New history (the agent browses the pages) and files the agent saves elsewhere are not pinned.
  */
+/**
+ * The settings a change of which is no damage, given the profile's settings before and after:
+ * the bookmarks bar's visibility, the start-up list while it is not used, and the Save-page folder
+ * when the download folder moves.
+ */
+export function untrackedPrefs(before: JsonObject, after: JsonObject): Set<PrefPath> {
+  const out = new Set<PrefPath>(VIEW_PREFS);
+  // The start-up list only counts while Chromium opens specific pages; with the New Tab page
+  // chosen, emptying the list is tidying up, not a change.
+  if (effectivePref(after, 'session.restore_on_startup') !== 4) out.add('session.startup_urls');
+  // The Settings page's "Change" button for the download folder moves the Save-page folder with it.
+  if (
+    !jsonEqual(
+      effectivePref(before, 'download.default_directory'),
+      effectivePref(after, 'download.default_directory'),
+    )
+  )
+    out.add('savefile.default_directory');
+  return out;
+}
+
 export function chromiumInvariants(initial: FileMap, solved: FileMap, files: string[]): ChromiumCheck[] {
   const before = new ChromiumState(initial);
   const after = new ChromiumState(solved);
   const prefs: Record<string, boolean | number | string | string[]> = {};
-  // The start-up list only counts while Chromium opens specific pages; with the New Tab page
-  // chosen, emptying the list is tidying up, not a change.
-  const listInEffect = effectivePref(after.prefs(), 'session.restore_on_startup') === 4;
-  // The Settings page's "Change" button for the download folder moves the Save-page folder with it.
-  const downloadsMoved = !jsonEqual(
-    effectivePref(before.prefs(), 'download.default_directory'),
-    effectivePref(after.prefs(), 'download.default_directory'),
-  );
+  const untracked = untrackedPrefs(before.prefs(), after.prefs());
   for (const path of PREF_PATHS) {
-    if (VIEW_PREFS.has(path)) continue;
-    if (path === 'session.startup_urls' && !listInEffect) continue;
-    if (path === 'savefile.default_directory' && downloadsMoved) continue;
+    if (untracked.has(path)) continue;
     const a = effectivePref(before.prefs(), path);
     const b = effectivePref(after.prefs(), path);
     if (jsonEqual(a, b)) prefs[path] = b as boolean | number | string | string[];

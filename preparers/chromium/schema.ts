@@ -258,7 +258,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
       kind: z.literal('chromium.unchanged'),
       prefs: z.record(z.string(), prefValue).default({}),
       searchEngine: engine.optional(),
-      bookmarks: z.strictObject({ keep: z.array(entrySnap), count: z.number().int() }).optional(),
+      bookmarks: z
+        .strictObject({
+          keep: z.array(entrySnap),
+          count: z.number().int().describe('At most this many entries (the oracle’s tree).'),
+        })
+        .optional(),
       history: z.array(z.string()).optional(),
       files: z.record(z.string(), sha256).default({}),
     })

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { jsonEqual } from '../deepEqual.ts';
-import { parentDirs } from '../paths.ts';
+import { heldFolders, parentDirs } from '../paths.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { formatMode } from './schema.ts';
 import { HomeTree, type Node } from './state.ts';
@@ -34,7 +34,7 @@ function snapNode(node: Node): EntrySnap {
 const same = (a: EntrySnap | undefined, b: EntrySnap) => a !== undefined && jsonEqual(a, b);
 
 export async function osInvariants(initial: FileMap, solved: FileMap, files: string[]): Promise<unknown[]> {
-  if (files.length === 0) return [];
+  // Even with no file of its own (only folders in the manifest), the home's folders are held.
   const before = HomeTree.fromFiles(initial);
   const after = HomeTree.fromFiles(solved);
   const paths = new Set<string>();
@@ -53,12 +53,24 @@ export async function osInvariants(initial: FileMap, solved: FileMap, files: str
   // The task's folders hold what was there or the oracle leaves there, nothing more: a folder made,
   // a file copied or written in the wrong place shows as a new entry (hidden names are an app's own).
   const children: Record<string, string[]> = {};
-  // Folders the oracle makes inside the task's own hold what it puts there (absent, the check skips them).
+  // Folders the oracle makes hold what it puts there (absent, the check skips them): visible ones,
+  // and hidden ones it makes for its own output (a ~/.backups it copies into).
+  const visible = (p: string) => !p.split('/').some((seg) => seg.startsWith('.'));
+  const outputs = new Set(
+    [...after.nodes.keys()].filter((p) => before.get(p) === undefined).flatMap((p) => parentDirs(p)),
+  );
   const made = [...after.nodes.entries()].flatMap(([p, n]) =>
-    n.type === 'dir' && before.get(p) === undefined && parentDirs(p).some((d) => paths.has(d)) ? [p] : [],
+    n.type === 'dir' &&
+    before.get(p) === undefined &&
+    (visible(p) || outputs.has(p) || parentDirs(p).some((d) => paths.has(d)))
+      ? [p]
+      : [],
   );
   for (const path of made) children[path] = childNames(after, path);
-  for (const path of [...paths].sort())
+  // Every visible folder of the home holds its entries too, not only the task's own: a copy filed
+  // in a neighbouring folder as well is collateral (paths.ts heldFolders says which).
+  const held = new Set([...paths, ...heldFolders([...before.nodes.keys(), ...after.nodes.keys()])]);
+  for (const path of [...held].sort())
     if (before.get(path)?.type === 'dir' && after.get(path)?.type === 'dir')
       children[path] = [...new Set([...childNames(before, path), ...childNames(after, path)])].sort();
   return [{ kind: 'os.unchanged', entries, children }];

@@ -806,7 +806,10 @@ def tb_unchanged(env, c):
     lost = {'folders': [f for f in c['folders'] if f not in now['folders']],
             'contacts': [x for x in c['contacts'] if x not in now['contacts']],
             'filters': [f for f in c['filters'] if f not in now['filters']],
-            'newFolders': [f for f in now['folders'] if f not in c['folders']] if c.get('exactFolders') else []}
+            'newFolders': [f for f in now['folders'] if f not in c['folders'] and f not in c.get('made', [])]
+                           if c.get('exactFolders') else [],
+            'newContacts': [x for x in now['contacts'] if x not in c['contacts'] and x not in c.get('madeContacts', [])]
+                           if c.get('exactContacts') else []}
     ok = changed == 0 and all(not v for v in lost.values())
     return ok, ({'messages': len(c['messages'])} if ok else {'changedMessages': changed, 'examples': problems, 'lost': lost})
 

@@ -130,8 +130,12 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
       folders: before.folders.filter((f) => after.folders.includes(f)),
       contacts: before.contacts.filter((c) => after.contacts.includes(c)),
       filters: before.filters.filter((f) => after.filters.includes(f)),
-      // When the task creates no folder, a new one is collateral too.
-      exactFolders: jsonEqual(before.folders, after.folders),
+      // A folder the oracle does not make is collateral (a stray one, or one in the wrong place).
+      exactFolders: true,
+      made: after.folders.filter((f) => !before.folders.includes(f)),
+      // Likewise a card the oracle does not add (a second contact, a duplicate).
+      exactContacts: true,
+      madeContacts: after.contacts.filter((c) => !before.contacts.includes(c)),
       readOnOpen: readIsTask ? 0 : MAY_OPEN,
     },
     { kind: 'thunderbird.created', ...deriveCreated(initial, solved) },
@@ -141,11 +145,19 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
 /**
  * `thunderbird.unchanged`: each listed message is live in the listed folder with exactly that
  * read / flagged state and those tag keys (up to `readOnOpen` unread ones may have become read);
- * each listed folder, contact e-mail and filter name exists; with `exactFolders`, no other folder exists.
+ * each listed folder, contact e-mail and filter name exists; with `exactFolders`, no other folder
+ * exists but those the task makes (`made`); with `exactContacts`, no other card's e-mail but those
+ * it adds (`madeContacts`).
  */
 export function probeProfileUnchanged(
   files: FileMap,
-  check: ProfileSnap & { exactFolders?: boolean; readOnOpen?: number },
+  check: ProfileSnap & {
+    exactFolders?: boolean;
+    made?: string[];
+    exactContacts?: boolean;
+    madeContacts?: string[];
+    readOnOpen?: number;
+  },
 ): ProbeResult {
   let mayOpen = check.readOnOpen ?? 0;
   const now = snapProfile(files);
@@ -165,7 +177,12 @@ export function probeProfileUnchanged(
     folders: check.folders.filter((f) => !now.folders.includes(f)),
     contacts: check.contacts.filter((c) => !now.contacts.includes(c)),
     filters: check.filters.filter((f) => !now.filters.includes(f)),
-    newFolders: check.exactFolders ? now.folders.filter((f) => !check.folders.includes(f)) : [],
+    newFolders: check.exactFolders
+      ? now.folders.filter((f) => !check.folders.includes(f) && !(check.made ?? []).includes(f))
+      : [],
+    newContacts: check.exactContacts
+      ? now.contacts.filter((c) => !check.contacts.includes(c) && !(check.madeContacts ?? []).includes(c))
+      : [],
   };
   const pass = changed === 0 && Object.values(lost).every((l) => l.length === 0);
   return {

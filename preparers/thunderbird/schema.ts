@@ -525,7 +525,22 @@ export const checkSchema = z.discriminatedUnion('kind', [
       folders: z.array(folderPath),
       contacts: z.array(z.string()).describe('Address-book e-mails, lower-case.'),
       filters: z.array(z.string()).describe('Filter names.'),
-      exactFolders: z.boolean().default(false).describe('No folder besides the listed ones exists.'),
+      exactFolders: z
+        .boolean()
+        .default(false)
+        .describe('No folder besides the listed ones and `made` exists.'),
+      made: z
+        .array(folderPath)
+        .default([])
+        .describe('Folders the task makes, which may exist besides the listed ones.'),
+      exactContacts: z
+        .boolean()
+        .default(false)
+        .describe('No address-book e-mail besides the listed ones and `madeContacts` exists.'),
+      madeContacts: z
+        .array(z.string())
+        .default([])
+        .describe('E-mails of the cards the task adds, lower-case.'),
       readOnOpen: z
         .number()
         .int()

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parentDirs } from '../paths.ts';
+import { heldFolders, parentDirs } from '../paths.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import type { VlcCheck } from './schema.ts';
 import { activeNames, effectiveValue, PREFS, sameValue, VLCRC_PATH } from './vlcrc.ts';
@@ -28,6 +28,15 @@ const ONLY_UNDER: Record<string, string[]> = {
   'playlist-enqueue': ['one-instance', 'one-instance-when-started-from-file'],
 };
 
+/** The options whose value changes nothing in a vlcrc of this text (ONLY_UNDER), so no invariant holds them. */
+export function untrackedOptions(after: string | undefined): Set<string> {
+  return new Set(
+    Object.entries(ONLY_UNDER).flatMap(([key, parents]) =>
+      parents.every((p) => effectiveValue(after, p) === 0) ? [key] : [],
+    ),
+  );
+}
+
 /**
  * "Nothing else changed": the task's media and playlists the oracle left alone keep their bytes;
  * the vlcrc is held by what VLC reads from it (VLC rewrites the whole file when it saves, so its
@@ -49,9 +58,9 @@ export function vlcInvariants(initial: FileMap, solved: FileMap, files: string[]
     const before = text(initial[VLCRC_PATH]);
     const after = text(solved[VLCRC_PATH]);
     const keep: Record<string, number | string> = {};
+    const untracked = untrackedOptions(after);
     for (const [key, info] of Object.entries(PREFS)) {
-      const parents = ONLY_UNDER[key];
-      if (parents?.every((p) => effectiveValue(after, p) === 0)) continue;
+      if (untracked.has(key)) continue;
       const was = effectiveValue(before, key);
       if (sameValue(info, was, effectiveValue(after, key))) keep[key] = was;
     }
@@ -59,8 +68,11 @@ export function vlcInvariants(initial: FileMap, solved: FileMap, files: string[]
     prefs = { file: VLCRC_PATH, keep, active };
   }
   const dirs = new Set<string>();
-  // Hidden folders are the apps' own (VLC writes its Qt state beside the vlcrc): not held.
+  // Hidden folders are the apps' own (VLC writes its Qt state beside the vlcrc): not held. Every
+  // other folder of the home is, not only the task's own: an output made twice, a snapshot left on
+  // the Desktop, show there (paths.ts heldFolders says which).
   for (const f of files) for (const d of parentDirs(f)) if (!/(^|\/)\./.test(d)) dirs.add(d);
+  for (const d of heldFolders([...Object.keys(initial), ...Object.keys(solved)])) dirs.add(d);
   const children: Record<string, string[]> = {};
   for (const d of [...dirs].sort()) {
     const names = [...new Set([...childNames(initial, d), ...childNames(solved, d)])].sort();

@@ -843,6 +843,14 @@ def writer_unchanged(doc, c):
     for key in ('tables', 'header', 'footer', 'orientation'):
         if c.get(key) is not None and not same_json(c[key], now[key]):
             problems.append({key: now[key]})
+    if c.get('maxTables') is not None and len(now['tables']) > c['maxTables']:
+        problems.append({'tables': len(now['tables']), 'atMost': c['maxTables']})
+    if c.get('maxComments') is not None and len(comments_of(doc)) > c['maxComments']:
+        problems.append({'comments': len(comments_of(doc)), 'atMost': c['maxComments']})
+    if c.get('maxPictures') is not None:
+        pictures = sum(len(writer_image_refs(p)) for p, _ in w_paragraphs(doc.body))
+        if pictures > c['maxPictures']:
+            problems.append({'pictures': pictures, 'atMost': c['maxPictures']})
     return not problems, ({'kept': len(c['paragraphs'])} if not problems else {'problems': problems[:6]})
 
 

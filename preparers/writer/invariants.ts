@@ -1,6 +1,7 @@
 import { alignedPairs } from '../alignment.ts';
 import { jsonEqual as same } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
+import { commentsOf } from './comments.ts';
 import {
   type Docx,
   finalSection,
@@ -19,6 +20,7 @@ import {
 import { headerTexts } from './headers.ts';
 import { listInfo } from './numbering.ts';
 import { startsNewPage } from './pages.ts';
+import { imageRefs } from './pictures.ts';
 import { normaliseStyleName, StyleSheet } from './styles.ts';
 import { tableCells } from './tables.ts';
 import { tocInfo } from './toc.ts';
@@ -109,6 +111,12 @@ async function snapDoc(docx: Docx): Promise<DocSnap> {
   };
 }
 
+/** How many comments the document holds and how many pictures its body paragraphs show. */
+async function extrasCount(docx: Docx): Promise<{ comments: number; pictures: number }> {
+  const pictures = paragraphs(docx.body).reduce((n, r) => n + imageRefs(r.p).length, 0);
+  return { comments: (await commentsOf(docx)).length, pictures };
+}
+
 /** Longest common subsequence of two paragraph lists by text: the pairs the oracle kept in place. */
 function keptPairs(a: ParagraphSnap[], b: ParagraphSnap[]): [number, number][] {
   return alignedPairs(a, b, (x, y) => x.text === y.text);
@@ -122,8 +130,10 @@ export async function writerInvariants(
   const checks: unknown[] = [];
   for (const file of files) {
     if (!initial[file] || !solved[file] || !file.endsWith('.docx')) continue;
-    const before = await snapDoc(await openDocx(initial, file));
-    const after = await snapDoc(await openDocx(solved, file));
+    const [docBefore, docAfter] = [await openDocx(initial, file), await openDocx(solved, file)];
+    const before = await snapDoc(docBefore);
+    const after = await snapDoc(docAfter);
+    const [had, has] = [await extrasCount(docBefore), await extrasCount(docAfter)];
     const pairs = keptPairs(before.paragraphs, after.paragraphs);
     const kept = pairs
       .filter(([i, j]) => same(before.paragraphs[i], after.paragraphs[j]))
@@ -141,10 +151,19 @@ export async function writerInvariants(
       file,
       paragraphs: kept,
       ...(sameCount ? { count: after.paragraphs.length } : {}),
-      ...(same(before.tables, after.tables) ? { tables: after.tables } : {}),
+      // Tables the oracle adds: no more than its own (a table pasted twice is collateral).
+      ...(same(before.tables, after.tables)
+        ? { tables: after.tables }
+        : after.tables.length > before.tables.length
+          ? { maxTables: after.tables.length }
+          : {}),
       ...(same(before.header, after.header) ? { header: after.header } : {}),
       ...(same(before.footer, after.footer) ? { footer: after.footer } : {}),
       ...(before.orientation === after.orientation ? { orientation: after.orientation } : {}),
+      // No more comments or pictures than the oracle leaves (a second one is collateral); the
+      // untouched document, with no more than that, passes.
+      ...(has.comments >= had.comments ? { maxComments: has.comments } : {}),
+      ...(has.pictures >= had.pictures ? { maxPictures: has.pictures } : {}),
     });
     if (touched.length > 0 || !sameCount)
       checks.push({
@@ -171,6 +190,9 @@ export async function probeWriterUnchanged(
     count?: number;
     touched?: ParagraphSnap[];
     tables?: string[][][];
+    maxTables?: number;
+    maxComments?: number;
+    maxPictures?: number;
     header?: string[];
     footer?: string[];
     orientation?: string;
@@ -199,6 +221,15 @@ export async function probeWriterUnchanged(
     problems.push({ paragraphs: now.paragraphs.length, expected: check.count });
   for (const key of ['tables', 'header', 'footer', 'orientation'] as const) {
     if (check[key] !== undefined && !same(check[key], now[key])) problems.push({ [key]: now[key] });
+  }
+  if (check.maxTables !== undefined && now.tables.length > check.maxTables)
+    problems.push({ tables: now.tables.length, atMost: check.maxTables });
+  if (check.maxComments !== undefined || check.maxPictures !== undefined) {
+    const n = await extrasCount(docx);
+    if (check.maxComments !== undefined && n.comments > check.maxComments)
+      problems.push({ comments: n.comments, atMost: check.maxComments });
+    if (check.maxPictures !== undefined && n.pictures > check.maxPictures)
+      problems.push({ pictures: n.pictures, atMost: check.maxPictures });
   }
   return {
     pass: problems.length === 0,

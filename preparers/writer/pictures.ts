@@ -94,7 +94,7 @@ export async function insertPicture(docx: Docx, edit: InsertPicture, files: File
 }
 
 /** The relationship ids of the images a paragraph shows: DrawingML blips and VML image data. */
-function imageRefs(p: XmlElement): string[] {
+export function imageRefs(p: XmlElement): string[] {
   return [
     ...p.descendants('a:blip').map((b) => b.attrs['r:embed']),
     ...p.descendants('v:imagedata').map((v) => v.attrs['r:id']),

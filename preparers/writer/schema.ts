@@ -525,6 +525,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .array(z.array(z.array(z.string())))
         .optional()
         .describe('Every table, cell texts exactly.'),
+      maxTables: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('At most this many tables (the task adds some).'),
+      maxComments: z.number().int().min(0).optional().describe('At most this many comments.'),
+      maxPictures: z.number().int().min(0).optional().describe('At most this many pictures in the body.'),
       header: z.array(z.string()).optional(),
       footer: z.array(z.string()).optional(),
       orientation: z.enum(['portrait', 'landscape']).optional(),

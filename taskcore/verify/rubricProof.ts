@@ -1,5 +1,5 @@
 import { OS_MANIFEST_PATH } from '../../preparers/home/manifest.ts';
-import { preparers, probeCheck } from '../../preparers/registry.ts';
+import { HOME_APP, preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap, ProbeResult } from '../../preparers/types.ts';
 import type { MaterializedTask } from '../../skills/run/materialize.ts';
 import { attackRubric, deriveMutants, type MutantReport, sameFiles } from './mutants.ts';
@@ -76,7 +76,9 @@ export async function proveRubric(
   const declared = m.checks.length;
   const checks: { kind: string; file?: string }[] = [...m.checks];
   if (m.invariantsOff === undefined) {
-    for (const app of new Set(m.prepares.map((p) => p.app))) {
+    // The home's own invariant joins every task: a file left in one of its folders (an export made
+    // twice, a snapshot on the Desktop) is collateral whichever app made it.
+    for (const app of new Set<AppId>([...m.prepares.map((p) => p.app), HOME_APP])) {
       const own = Object.keys(initial).filter((p) => owner.get(p) === app && p !== OS_MANIFEST_PATH);
       try {
         checks.push(...((await preparers[app].invariants(initial, solved, own)) as { kind: string }[]));
