@@ -119,9 +119,13 @@ export interface Preparer<
    * Near misses of the oracle's edits that only this app can derive (a formula typed as its value,
    * the neighbouring message), beyond the generic field mutations (taskcore/verify/mutants.ts),
    * each of which the rubric must fail. `edits` are all of this app's edits of the task; each
-   * mutant answers them one for one and names the edit (0-based among them) it attacks, if one.
+   * mutant answers them one for one and names the edit (0-based among them) it attacks, if one;
+   * `also` are edits made besides, right after that one (a collateral change beside the target).
    */
-  mutants?(edits: Edit[], initial: FileMap): Promise<{ name: string; edit?: number; edits: Edit[] }[]>;
+  mutants?(
+    edits: Edit[],
+    initial: FileMap,
+  ): Promise<{ name: string; edit?: number; edits: Edit[]; also?: Edit[] }[]>;
   /**
    * This app's part of the portable in-VM checker (preparers/checker/): a standard-library Python
    * file registering one `@kind('<app>.…')` function per check kind, with the same verdicts as `probe`.

@@ -1,12 +1,113 @@
 import type ExcelJS from 'exceljs';
 import type { FileMap } from '../types.ts';
-import { cellName, parseRange, rangeName } from './a1.ts';
+import { cellName, colToNum, parseRange, type Range, rangeName } from './a1.ts';
 import { applyCalcEdits } from './apply.ts';
 import { precedents } from './formula.ts';
 import type { CalcEdit } from './schema.ts';
 import { cellValue, findSheet, loadWorkbook, type Plain } from './workbook.ts';
 
-type Mutant = { name: string; edit?: number; edits: CalcEdit[] };
+type Mutant = { name: string; edit?: number; edits: CalcEdit[]; also?: CalcEdit[] };
+
+/** The sheet an edit acts on (a chart names it inside), or undefined. */
+function sheetOf(edit: CalcEdit): string | undefined {
+  if ('sheet' in edit) return edit.sheet;
+  if (edit.op === 'calc.add_chart') return edit.chart.sheet;
+  return undefined;
+}
+
+/** Where an edit lands on its sheet: its cells, ranges, columns and rows (a chart's data too). */
+function areasOf(edit: CalcEdit): { sheet: string; area: Range }[] {
+  const sheet = sheetOf(edit);
+  if (sheet === undefined) return [];
+  const out: Range[] = [];
+  const fields = edit.op === 'calc.add_chart' ? { ...edit.chart } : { ...edit };
+  for (const [key, v] of Object.entries(fields))
+    for (const ref of typeof v === 'string' ? [v] : Array.isArray(v) ? v : []) {
+      if (typeof ref !== 'string') continue;
+      try {
+        if (key === 'column')
+          out.push({ top: 1, bottom: 1_048_576, left: colToNum(ref), right: colToNum(ref) });
+        else if (/^(cell|toCell|range|covers|values|categories|within|autoFilter)$/.test(key))
+          out.push(parseRange(ref));
+      } catch {}
+    }
+  if ('row' in edit && typeof edit.row === 'number')
+    out.push({
+      top: edit.row,
+      bottom: edit.row + ('count' in edit && typeof edit.count === 'number' ? edit.count : 1),
+      left: 1,
+      right: 16_384,
+    });
+  return out.map((area) => ({ sheet: sheet.toLowerCase(), area }));
+}
+
+/** Edits that leave every cell's value as it was. */
+const KEEPS_VALUES = new Set<string>([
+  'calc.set_number_format',
+  'calc.set_style',
+  'calc.freeze_panes',
+  'calc.add_chart',
+  'calc.autofilter',
+  'calc.filter',
+  'calc.conditional_format',
+  'calc.set_column_width',
+  'calc.hide_columns',
+  'calc.define_name',
+  'calc.data_validation',
+  'calc.set_print_area',
+]);
+
+const inside = (r: Range, row: number, col: number) =>
+  row >= r.top && row <= r.bottom && col >= r.left && col <= r.right;
+
+/** A typed value, not a formula and not empty. */
+function typedValue(cell: ExcelJS.Cell): string | number | undefined {
+  if (cell.formula) return undefined;
+  const v = cellValue(cell);
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+/**
+ * A value of the sheet typed over near the edit, where the task leaves it alone: outside every
+ * cell the task's edits write, move or clear, else (a table the edit rewrites whole, as removing
+ * duplicates does) a cell of it that reads the same once the edit is made (`after`). The stray
+ * keystroke only the "nothing else changed" check can see.
+ */
+function collateral(
+  edits: CalcEdit[],
+  i: number,
+  wb: ExcelJS.Workbook | undefined,
+  after?: ExcelJS.Workbook,
+): CalcEdit | undefined {
+  const edit = edits[i]!;
+  const sheet = sheetOf(edit);
+  const ws = wb && sheet !== undefined ? findSheet(wb, sheet) : undefined;
+  if (!ws) return undefined;
+  const then = after && findSheet(after, ws.name);
+  // Cells an edit writes, moves or clears are the task's; those it only formats, filters, names
+  // or charts keep their values, so one typed over there is damage too.
+  const areas = edits
+    .filter((e) => !KEEPS_VALUES.has(e.op))
+    .flatMap(areasOf)
+    .filter((a) => a.sheet === ws.name.toLowerCase())
+    .map((a) => a.area);
+  const at = areasOf(edit)[0]?.area ?? { top: 1, left: 1, bottom: 1, right: 1 };
+  let best: { row: number; col: number; value: string | number; d: number } | undefined;
+  ws.eachRow((row, r) =>
+    row.eachCell((cell, c) => {
+      const v = typedValue(cell);
+      if (v === undefined) return;
+      if (then ? typedValue(then.getCell(r, c)) !== v : areas.some((a) => inside(a, r, c))) return;
+      const d = Math.abs(r - at.top) + Math.abs(c - at.left);
+      if (!best || d < best.d) best = { row: r, col: c, value: v, d };
+    }),
+  );
+  if (!best) return undefined;
+  const { row, col, value } = best;
+  const typed = typeof value === 'number' ? value + 1 : value.length > 1 ? value.slice(0, -1) : `${value}x`;
+  return { op: 'calc.set_value', file: edit.file, sheet: ws.name, cell: cellName(row, col), value: typed };
+}
 
 /** The workbook of `file` once the edits up to `upto` (exclusive) are applied, or undefined. */
 async function workbookAfter(
@@ -117,9 +218,29 @@ export async function calcMutants(edits: CalcEdit[], initial: FileMap): Promise<
         edits: swap({ ...edit, range: moved }),
       });
     }
-    // The neighbouring sheet (the next one, else the previous one).
-    if ('sheet' in edit && edit.op !== 'calc.add_sheet') {
+    if (edit.op === 'calc.add_sheet')
+      out.push({
+        name: `${edit.op} #${i + 1} and a second sheet "${edit.sheet} (2)" (a sheet not asked for)`,
+        edit: i,
+        edits,
+        also: [{ ...edit, sheet: `${edit.sheet} (2)` }],
+      });
+    if (sheetOf(edit) !== undefined && edit.op !== 'calc.add_sheet') {
       const wb = await workbookAfter(initial, edits, i, edit.file);
+      const stray =
+        collateral(edits, i, wb) ??
+        (KEEPS_VALUES.has(edit.op)
+          ? undefined
+          : collateral(edits, i, wb, await workbookAfter(initial, edits, i + 1, edit.file)));
+      if (stray?.op === 'calc.set_value')
+        out.push({
+          name: `${edit.op} #${i + 1} and ${stray.cell} on ${stray.sheet} typed over (a cell the task leaves alone)`,
+          edit: i,
+          edits,
+          also: [stray],
+        });
+      if (!('sheet' in edit)) continue;
+      // The neighbouring sheet (the next one, else the previous one).
       const names = wb?.worksheets.map((w) => w.name) ?? [];
       const k = names.findIndex((n) => n.toLowerCase() === edit.sheet.toLowerCase());
       const other = k < 0 ? undefined : (names[k + 1] ?? names[k - 1]);

@@ -4,7 +4,7 @@ import { hexRgb } from './raster.ts';
 import type { GimpEdit } from './schema.ts';
 import { textWidth } from './text.ts';
 
-type Mutant = { name: string; edit?: number; edits: GimpEdit[] };
+type Mutant = { name: string; edit?: number; edits: GimpEdit[]; also?: GimpEdit[] };
 
 /**
  * Near misses a GIMP user makes, edit by edit: the other flip, the turn the other way, width and
@@ -63,12 +63,18 @@ export async function gimpMutants(edits: GimpEdit[], initial: FileMap): Promise<
           out.push({ name: 'text on the other side', edit: i, edits: replace(i, { ...e, x: across }) });
       }
     }
-    if (e.to !== undefined && e.to !== e.path)
+    if (e.to !== undefined && e.to !== e.path) {
       out.push({
         name: 'saved over the original instead of exporting',
         edit: i,
         edits: replace(i, { ...e, to: undefined, format: undefined }),
       });
+      // Exported twice: a second file beside the asked one (only the home's folder listing sees it).
+      const dot = e.to.lastIndexOf('.');
+      const twin =
+        dot > e.to.lastIndexOf('/') ? `${e.to.slice(0, dot)} (1)${e.to.slice(dot)}` : `${e.to} (1)`;
+      out.push({ name: `exported again as ${twin}`, edit: i, edits, also: [{ ...e, to: twin }] });
+    }
     const wanted = e.format ?? (/\.png$/i.test(at) ? 'png' : 'jpeg');
     const opened = /\.png$/i.test(e.path) ? 'png' : 'jpeg';
     if (wanted !== opened)

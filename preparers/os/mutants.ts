@@ -63,7 +63,8 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
       .filter(
         ([p, n]) =>
           n.type === type &&
-          !baseOf(p).startsWith('.') &&
+          // An app's own (hidden) folders are no place a person files things.
+          !p.split('/').some((seg) => seg.startsWith('.')) &&
           sameNode(n, after.get(p)) &&
           !touched.some((t) => within(p, t) || (type === 'file' && within(t, p))),
       )
@@ -82,24 +83,54 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
     const others = keptDirs.filter((d) => d !== dir && !within(dir, d) && !within(path, d));
     return others.find((d) => dirOf(d) === dirOf(dir)) ?? others[0] ?? (dir !== '' ? dirOf(dir) : undefined);
   };
-  const { out, add } = editMutants(edits);
+  const { out, add, moved, also } = editMutants(edits);
+  /** A text file the task leaves alone, nearest to `path` (its folder first), and its first line. */
+  const strayText = (path: string): { file: string; line: string } | undefined => {
+    const text = keptFiles.flatMap((p) => {
+      const data = before.get(p)?.data;
+      if (!data || data.length === 0 || data.length > 1_000_000 || data.includes(0)) return [];
+      const line = Buffer.from(data)
+        .toString('utf8')
+        .split('\n')
+        .find((l) => l.trim() !== '');
+      return line === undefined || line.includes('\uFFFD') ? [] : [{ file: p, line }];
+    });
+    const depth = (p: string) => {
+      let d = dirOf(path);
+      for (let k = 0; ; k++) {
+        if (within(p, d) || d === '') return k;
+        d = dirOf(d);
+      }
+    };
+    return text.sort((a, b) => depth(a.file) - depth(b.file))[0];
+  };
   for (const [i, edit] of edits.entries()) {
+    // Beside the task: a line pasted into another file of the home (only its invariant sees it).
+    const at = named(edit)[0];
+    const stray = at === undefined ? undefined : strayText(at);
+    if (stray)
+      also(i, `and a line pasted into ${stray.file} (a file not asked for)`, {
+        op: 'os.append_file',
+        path: stray.file,
+        content: `${stray.line}\n`,
+      });
     switch (edit.op) {
       case 'os.write_file':
       case 'os.append_file': {
         const wrong = neighbourFile(edit.path);
         if (wrong && wrong !== edit.path)
-          add(i, `into ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+          moved(i, `into ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
         const dir = neighbourDir(edit.path);
         if (dir !== undefined) {
-          const moved = join(dir, baseOf(edit.path));
-          if (!before.get(moved)) add(i, `into ${dir}/ (the neighbouring folder)`, { ...edit, path: moved });
+          const there = join(dir, baseOf(edit.path));
+          if (!before.get(there))
+            moved(i, `into ${dir}/ (the neighbouring folder)`, { ...edit, path: there });
         }
         break;
       }
       case 'os.replace_in_file': {
         const wrong = neighbourFile(edit.path);
-        if (wrong) add(i, `in ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+        if (wrong) moved(i, `in ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
         // The replacement made, and a line lost with it (an editor's stray line delete).
         try {
           const upto = await applyOs(initial, edits.slice(0, i + 1));
@@ -124,16 +155,16 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
         const node = before.get(edit.from);
         const wrong = node?.type === 'file' ? neighbourFile(edit.from) : undefined;
         if (wrong && !touched.includes(wrong))
-          add(i, `of ${wrong} (the wrong one of two similar files)`, {
+          moved(i, `of ${wrong} (the wrong one of two similar files)`, {
             ...edit,
             from: wrong,
             to: join(dirOf(edit.to), baseOf(wrong) === baseOf(edit.from) ? baseOf(edit.to) : baseOf(wrong)),
           });
         const dir = neighbourDir(edit.to);
         if (dir !== undefined && !within(dir, edit.from)) {
-          const moved = join(dir, baseOf(edit.to));
-          if (!before.get(moved))
-            add(i, `to ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: moved });
+          const there = join(dir, baseOf(edit.to));
+          if (!before.get(there))
+            moved(i, `to ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: there });
         }
         break;
       }
@@ -141,16 +172,16 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
       case 'os.symlink': {
         const dir = neighbourDir(edit.path);
         if (dir !== undefined) {
-          const moved = join(dir, baseOf(edit.path));
-          if (!before.get(moved))
-            add(i, `in ${dir || '~'}/ (the neighbouring folder)`, { ...edit, path: moved });
+          const there = join(dir, baseOf(edit.path));
+          if (!before.get(there))
+            moved(i, `in ${dir || '~'}/ (the neighbouring folder)`, { ...edit, path: there });
         }
         if (edit.op === 'os.symlink') {
           const target = join(dirOf(edit.path), edit.target);
           const wrong = neighbourFile(target.replace(/(^|\/)[^/]+\/\.\.(?=\/)/g, '$1'));
           if (wrong) {
             const link = edit.target.slice(0, edit.target.lastIndexOf('/') + 1) + baseOf(wrong);
-            add(i, `to ${baseOf(wrong)} (the wrong one of two similar files)`, { ...edit, target: link });
+            moved(i, `to ${baseOf(wrong)} (the wrong one of two similar files)`, { ...edit, target: link });
           }
         }
         break;
@@ -161,21 +192,21 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
         if (dir !== '' && keptFiles.some((p) => within(p, dir)))
           add(i, `widened to the whole folder ${dir}/`, { ...edit, path: dir });
         const wrong = neighbourFile(edit.path);
-        if (wrong) add(i, `of ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+        if (wrong) moved(i, `of ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
         break;
       }
       case 'os.chmod': {
         const wrong = neighbourFile(edit.path);
-        if (wrong) add(i, `on ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
+        if (wrong) moved(i, `on ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
         const dir = dirOf(edit.path);
         if (dir !== '' && keptDirs.includes(dir))
-          add(i, `on the folder ${dir}/ instead of the file`, { ...edit, path: dir });
+          moved(i, `on the folder ${dir}/ instead of the file`, { ...edit, path: dir });
         break;
       }
       case 'os.extract': {
         const dir = neighbourDir(join(edit.to, 'x'));
         if (dir !== undefined && dir !== edit.to)
-          add(i, `into ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: dir });
+          moved(i, `into ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: dir });
         break;
       }
       case 'os.archive': {
@@ -191,9 +222,9 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
           add(i, `with ${extra} too (a file not asked for)`, { ...edit, sources: [...edit.sources, extra] });
         const dir = neighbourDir(edit.to);
         if (dir !== undefined) {
-          const moved = join(dir, baseOf(edit.to));
-          if (!before.get(moved))
-            add(i, `written to ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: moved });
+          const there = join(dir, baseOf(edit.to));
+          if (!before.get(there))
+            moved(i, `written to ${dir || '~'}/ (the neighbouring folder)`, { ...edit, to: there });
         }
         break;
       }

@@ -96,7 +96,9 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
       }
     return undefined;
   };
-  const { out, add } = editMutants(edits);
+  const { out, add, also } = editMutants(edits);
+  /** The cards the task adds: no bystander is one of them. */
+  const cards = edits.flatMap((e) => (e.op === 'thunderbird.add_contact' ? [e.contact.email] : []));
   for (const [i, edit] of edits.entries()) {
     switch (edit.op) {
       case 'thunderbird.move_message':
@@ -111,12 +113,11 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
           (edit.addTag !== undefined && m.keywords.length === 0) ||
           (edit.removeTag !== undefined && m.keywords.length > 0);
         const next = neighbour(edit.folder, edit, changes);
-        if (next !== undefined)
-          add(i, `on "${next.slice(0, 40)}" (the neighbouring message)`, {
-            ...edit,
-            subject: next,
-            from: undefined,
-          } as ThunderbirdEdit);
+        if (next !== undefined) {
+          const beside = { ...edit, subject: next, from: undefined } as ThunderbirdEdit;
+          add(i, `on "${next.slice(0, 40)}" (the neighbouring message)`, beside);
+          also(i, `and on "${next.slice(0, 40)}" too (the neighbouring message)`, beside);
+        }
         if ('all' in edit && edit.all === true) {
           const wrong = sibling(edit.folder, edit.op === 'thunderbird.move_message' ? [edit.to] : []);
           if (wrong !== undefined && profile.messages(wrong).some(isLive))
@@ -131,15 +132,20 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
       case 'thunderbird.create_folder': {
         // Created under the folder that was selected (the Inbox), or at the top instead of inside its parent.
         const moved = edit.path.includes('/') ? leafOf(edit.path) : `Inbox/${edit.path}`;
-        if (!folders.some((f) => f.toLowerCase() === moved.toLowerCase()))
+        if (!folders.some((f) => f.toLowerCase() === moved.toLowerCase())) {
           add(i, `as ${moved} (under the wrong parent)`, { ...edit, path: moved });
+          also(i, `and ${moved} too (a folder not asked for)`, { ...edit, path: moved });
+        }
         break;
       }
       case 'thunderbird.save_draft':
       case 'thunderbird.save_template': {
         const extra = bystander([...edit.to, ...edit.cc]);
-        if (extra !== undefined)
+        if (extra !== undefined) {
           add(i, `Cc ${extra} too (a recipient too many)`, { ...edit, cc: [...edit.cc, extra] });
+          // A first try left behind: a second message beside the asked one.
+          also(i, `and a second one to ${extra} (a message not asked for)`, { ...edit, to: [extra], cc: [] });
+        }
         if (edit.to.length > 1)
           add(i, `without ${edit.to.at(-1)} (a recipient missing)`, { ...edit, to: edit.to.slice(0, -1) });
         if (edit.cc.length > 0)
@@ -190,6 +196,12 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
             ...edit,
             list: { ...l, members: l.members.slice(0, -1) },
           });
+        const extra = bystander([...l.members, ...cards]);
+        if (extra !== undefined)
+          add(i, `with ${extra} too (a member not asked for)`, {
+            ...edit,
+            list: { ...l, members: [...l.members, extra] },
+          });
         break;
       }
       case 'thunderbird.add_saved_search': {
@@ -207,6 +219,13 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
         break;
       }
       case 'thunderbird.add_contact': {
+        // The sender of the message open beside it saved as well (the card a person adds by mistake).
+        const extra = bystander(cards);
+        if (extra !== undefined)
+          also(i, `and a card for ${extra} too (a contact not asked for)`, {
+            op: 'thunderbird.add_contact',
+            contact: { name: extra.split('@')[0]!, email: extra },
+          });
         // The phone number left out (first and last name the oracle fills in are often free).
         if (edit.contact.phone !== undefined) {
           const { phone: _, ...rest } = edit.contact;

@@ -1,7 +1,16 @@
 import { type EditMutant, editMutants } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
+import { untrackedOptions } from './invariants.ts';
 import type { VlcEdit } from './schema.ts';
-import { PREFS } from './vlcrc.ts';
+import {
+  effectiveValue,
+  PREFS,
+  type PrefInfo,
+  type PrefValue,
+  prefText,
+  setPref,
+  VLCRC_PATH,
+} from './vlcrc.ts';
 
 /**
  * Near misses a person makes in VLC: the neighbouring option of the preferences dialog (Loop for
@@ -35,13 +44,69 @@ function sibling(key: string): string | undefined {
   return s !== undefined && PREFS[s]?.type === PREFS[key]?.type ? s : undefined;
 }
 
-export async function vlcMutants(edits: VlcEdit[], _initial: FileMap): Promise<EditMutant<VlcEdit>[]> {
-  const { out, add } = editMutants(edits);
+/** A value of an option other than `now`: the edited one where it fits (one folder for both), else a flip or a step. */
+function otherValue(info: PrefInfo, now: PrefValue, like: unknown): string | number | boolean {
+  if (info.type === 'string') return typeof like === 'string' && like !== now ? like : `${now}x`;
+  if (info.type === 'bool') return now === 0;
+  const step = info.type === 'float' ? 1.5 : 1;
+  const up = Number(now) + step;
+  return info.max !== undefined && up > info.max ? Number(now) - step : up;
+}
+
+/**
+ * The output made twice (a second run, a second export, a copy left behind): the same edit
+ * writing `name (1).ext` beside the asked file, for an invariant on the folder to see.
+ */
+function outputTwin(edit: VlcEdit): { path: string; edit: VlcEdit } | undefined {
+  const out =
+    edit.op === 'vlc.write_playlist'
+      ? edit.file
+      : edit.op === 'vlc.convert' ||
+          edit.op === 'vlc.snapshot' ||
+          edit.op === 'vlc.copy' ||
+          edit.op === 'vlc.move'
+        ? edit.to
+        : undefined;
+  if (out === undefined) return undefined;
+  const dot = out.lastIndexOf('.');
+  const path = dot > out.lastIndexOf('/') ? `${out.slice(0, dot)} (1)${out.slice(dot)}` : `${out} (1)`;
+  if (edit.op === 'vlc.write_playlist') return { path, edit: { ...edit, file: path } };
+  if (edit.op === 'vlc.move') return { path, edit: { op: 'vlc.copy', from: edit.to, to: path } };
+  return { path, edit: { ...edit, to: path } as VlcEdit };
+}
+
+export async function vlcMutants(edits: VlcEdit[], initial: FileMap): Promise<EditMutant<VlcEdit>[]> {
+  const { out, add, also } = editMutants(edits);
+  const rc =
+    initial[VLCRC_PATH] === undefined ? undefined : Buffer.from(initial[VLCRC_PATH]).toString('utf8');
+  const touched = new Set(edits.flatMap((e) => ('key' in e ? [e.key] : [])));
+  // Options whose change is no damage once the task is done (the invariants leave them free).
+  let after = rc ?? '';
+  for (const e of edits)
+    if (e.op === 'vlc.set_pref' && PREFS[e.key]) after = setPref(after, e.key, prefText(e.key, e.value));
+  for (const k of untrackedOptions(after)) touched.add(k);
+  const keys = Object.keys(PREFS);
   for (const [i, edit] of edits.entries()) {
+    const made = outputTwin(edit);
+    if (made) also(i, `and again as ${made.path} (a file not asked for)`, made.edit);
     switch (edit.op) {
       case 'vlc.set_pref': {
         const s = sibling(edit.key);
         if (s) add(i, `on ${s} instead of ${edit.key} (the neighbouring option)`, { ...edit, key: s });
+        // The neighbouring option (else the next one the task leaves alone) changed along with it.
+        const near =
+          s !== undefined && !touched.has(s)
+            ? s
+            : keys
+                .slice(keys.indexOf(edit.key) + 1)
+                .concat(keys)
+                .find((k) => !touched.has(k));
+        if (near !== undefined)
+          also(i, `and ${near} changed too (the option beside it)`, {
+            op: 'vlc.set_pref',
+            key: near,
+            value: otherValue(PREFS[near]!, effectiveValue(rc, near), edit.value),
+          });
         if (typeof edit.value === 'string' && edit.value.includes('/') && !edit.value.endsWith('/')) {
           const parent = edit.value.slice(0, edit.value.lastIndexOf('/'));
           if (parent !== '') add(i, `the parent folder ${parent}`, { ...edit, value: parent });

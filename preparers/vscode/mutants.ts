@@ -15,12 +15,42 @@ function otherModifier(key: string): string | undefined {
  * VS Code's near misses: a checkbox ticked the wrong way, the setting saved in the other scope
  * (the Settings editor's User and Workspace tabs), a language-scoped setting set for every
  * language, a shortcut without its when clause or on the other modifier, a rename done as a plain
- * find-and-replace (hitting longer names that contain it), the final newline left as it was.
+ * find-and-replace (hitting longer names that contain it), the final newline left as it was; and
+ * beside each edit, another setting changed or another file of the folder touched.
  */
 export async function vscodeMutants(edits: VscodeEdit[], initial: FileMap) {
-  const { out, add } = editMutants(edits);
+  const { out, add, also } = editMutants(edits);
   const root = workspaceRoot(Object.keys(initial));
+  const paths = new Set(edits.flatMap((e) => ('path' in e ? [e.path] : [])));
   edits.forEach((e, i) => {
+    // Beside the task: another setting changed on the way, or a line of another file pasted twice.
+    if ('settings' in e) {
+      const key = e.key === 'editor.wordWrap' ? 'editor.minimap.enabled' : 'editor.wordWrap';
+      also(i, `and ${key} changed too (a setting not asked for)`, {
+        op: 'vscode.set_setting',
+        settings: e.settings,
+        key,
+        value: key === 'editor.wordWrap' ? 'on' : false,
+      });
+    } else if ('path' in e) {
+      const dir = e.path.slice(0, e.path.lastIndexOf('/') + 1);
+      const other = Object.keys(initial)
+        .filter((p) => p.startsWith(dir) && !p.slice(dir.length).includes('/') && !paths.has(p))
+        .sort()
+        .find((p) => /\.(md|txt|py|js|ts|json|ya?ml|toml|ini|cfg|sh|css|html)$/i.test(p));
+      const line =
+        other &&
+        Buffer.from(initial[other]!)
+          .toString('utf8')
+          .split('\n')
+          .find((l) => l.trim() !== '');
+      if (other && line !== undefined && line.length <= 2000)
+        also(i, `and a line of ${other} pasted twice (a file not asked for)`, {
+          op: 'vscode.append_line',
+          path: other,
+          line,
+        });
+    }
     switch (e.op) {
       case 'vscode.remove_setting': {
         const other = e.settings === USER_SETTINGS ? root && workspaceSettingsOf(root) : USER_SETTINGS;

@@ -3,7 +3,7 @@ import { applyWriter } from './apply.ts';
 import { matchingParagraphs, openDocx, paragraphs, paragraphText } from './document.ts';
 import type { WriterEdit } from './schema.ts';
 
-type Mutant = { name: string; edit?: number; edits: WriterEdit[] };
+type Mutant = { name: string; edit?: number; edits: WriterEdit[]; also?: WriterEdit[] };
 
 /** The field of each op that names the paragraph it acts on (or acts after / before). */
 const TARGET: Record<string, string> = {
@@ -32,6 +32,53 @@ async function bodyBefore(initial: FileMap, edits: WriterEdit[], i: number, file
 }
 
 /**
+ * A word of the document mistyped away from everything the task's edits name: a word of four
+ * letters or more (the rarest) in the last and the first paragraph whose text the oracle leaves as it was (the
+ * stray keystroke only the "nothing else changed" check can see); where the task rewrites every
+ * paragraph, a sentence pasted again as a new paragraph.
+ */
+async function strayTypo(
+  edits: WriterEdit[],
+  i: number,
+  initial: FileMap,
+  solved: Set<string> | undefined,
+): Promise<Extract<WriterEdit, { op: 'writer.replace_text' | 'writer.insert_paragraph' }>[]> {
+  const file = edits[i]!.file;
+  const doc = await bodyBefore(initial, edits, i, file);
+  if (!doc || !solved) return [];
+  const named = edits.flatMap((e) =>
+    Object.values(e).filter((v): v is string => typeof v === 'string' && v.length > 2 && v !== file),
+  );
+  const all = doc.texts.map((t) => t.text).join('\n');
+  const out: Extract<WriterEdit, { op: 'writer.replace_text' | 'writer.insert_paragraph' }>[] = [];
+  const typoIn = (k: number) => {
+    const t = doc.texts[k]!;
+    // Only a paragraph whose text the oracle leaves as it is.
+    if (t.inTable || t.text.trim() === '' || !solved.has(t.text)) return undefined;
+    // A word found once in the document, else any (its other places change too).
+    return (t.text.match(/\p{L}{4,}/gu) ?? [])
+      .filter((w) => !named.some((n) => n.includes(w)))
+      .sort((a, b) => all.split(a).length - all.split(b).length || b.length - a.length)[0];
+  };
+  const down = [...doc.texts.keys()].reverse();
+  // From the last such paragraph and from the first (a title the task's formatting rarely touches).
+  for (const order of [down, [...down].reverse()]) {
+    for (const k of order) {
+      const word = typoIn(k);
+      if (word === undefined) continue;
+      if (!out.some((o) => o.op === 'writer.replace_text' && o.find === word))
+        out.push({ op: 'writer.replace_text', file, find: word, replace: word.slice(0, -2) + word.at(-1) });
+      break;
+    }
+  }
+  if (out.length > 0) return out;
+  // Every paragraph's text is the task's: a sentence pasted again as a paragraph of its own.
+  const last = doc.texts.findLast((t) => !t.inTable && t.text.trim() !== '')?.text;
+  const sentence = last?.split(/(?<=[.!?])\s+/).findLast((x) => x.trim().length > 3);
+  return sentence === undefined ? [] : [{ op: 'writer.insert_paragraph', file, text: sentence.trim() }];
+}
+
+/**
  * Writer near misses beyond the generic field mutations: the edit made on the neighbouring
  * paragraph (the next one with text, named by its whole text, selecting none of the right ones),
  * a phrase's formatting widened to its whole paragraph, the header and the footer confused, a
@@ -39,6 +86,8 @@ async function bodyBefore(initial: FileMap, edits: WriterEdit[], i: number, file
  */
 export async function writerMutants(edits: WriterEdit[], initial: FileMap): Promise<Mutant[]> {
   const out: Mutant[] = [];
+  /** Per file, the oracle's paragraph texts. */
+  const solvedParas: Record<string, Set<string> | undefined> = {};
   for (const [i, edit] of edits.entries()) {
     const swap = (e: WriterEdit) => edits.map((x, k) => (k === i ? e : x));
     const field = TARGET[edit.op];
@@ -78,14 +127,27 @@ export async function writerMutants(edits: WriterEdit[], initial: FileMap): Prom
         while (at >= 0 && k >= 0 && k < texts.length && !fits(k)) k += step;
         if (at < 0 || k < 0 || k >= texts.length) continue;
         const text = texts[k]!.text;
-        out.push({
-          name: `${edit.op} #${i + 1} on the ${step > 0 ? 'next' : 'previous'} paragraph ("${text.slice(0, 40)}")`,
-          edit: i,
-          edits: swap({ ...edit, [field!]: text } as WriterEdit),
-        });
+        const beside = { ...edit, [field!]: text } as WriterEdit;
+        const where = `the ${step > 0 ? 'next' : 'previous'} paragraph ("${text.slice(0, 40)}")`;
+        out.push({ name: `${edit.op} #${i + 1} on ${where}`, edit: i, edits: swap(beside) });
+        // Done where asked and again beside it: only an invariant sees that.
+        out.push({ name: `${edit.op} #${i + 1} on ${where} too`, edit: i, edits, also: [beside] });
         break;
       }
     }
+    solvedParas[edit.file] ??= await bodyBefore(initial, edits, edits.length, edit.file).then(
+      (d) => d && new Set(d.texts.map((t) => t.text)),
+    );
+    for (const stray of await strayTypo(edits, i, initial, solvedParas[edit.file]))
+      out.push({
+        name:
+          stray.op === 'writer.replace_text'
+            ? `${edit.op} #${i + 1} and "${stray.find}" mistyped elsewhere (text the task leaves alone)`
+            : `${edit.op} #${i + 1} and "${stray.text.slice(0, 40)}" pasted again as a paragraph`,
+        edit: i,
+        edits,
+        also: [stray],
+      });
     if (edit.op === 'writer.set_run_format' && edit.text !== undefined && edit.paragraph !== '*') {
       const { text: _t, ...whole } = edit;
       out.push({
@@ -98,6 +160,7 @@ export async function writerMutants(edits: WriterEdit[], initial: FileMap): Prom
     if (edit.op === 'writer.set_header' || edit.op === 'writer.set_footer') {
       const op = edit.op === 'writer.set_header' ? 'writer.set_footer' : 'writer.set_header';
       out.push({ name: `${edit.op} #${i + 1} as ${op}`, edit: i, edits: swap({ ...edit, op }) });
+      out.push({ name: `${edit.op} #${i + 1} and as ${op} too`, edit: i, edits, also: [{ ...edit, op }] });
     }
     if (edit.op === 'writer.insert_page_number') {
       const where = edit.where === 'header' ? 'footer' : 'header';

@@ -15,6 +15,8 @@ export interface Mutant {
   /** The oracle's edit (0-based) it mutates, or undefined for a mutation of the whole task. */
   edit?: number;
   edits: { op: string }[];
+  /** The oracle's edits all made, plus a change beside them (only an invariant can tell). */
+  collateral?: boolean;
 }
 
 /** A comparison, order or choice, and the near miss a person makes of it. */
@@ -56,6 +58,8 @@ const COUNTS = new Set([
   'to',
   'values',
 ]);
+/** Fields that say where an edit lands (not what it writes): their neighbour is another target. */
+const TARGETS = new Set(['cell', 'row', 'col', 'slide', 'index']);
 /**
  * Sizes: a bit over half is clearly another size, and too small where "at least" is meant (a
  * correct one is within a few percent). Positions are left to the apps: where a shape goes is
@@ -209,7 +213,17 @@ export async function deriveMutants(
       next[i] = parsed.data as { op: string };
       const name = `${edit.op} #${i + 1} ${v.name}`;
       if (isFree(v.path, fields)) freeRights.push({ name: `free: ${name}`, edits: next });
-      else own.push({ name, edit: i, edits: next });
+      else {
+        own.push({ name, edit: i, edits: next });
+        // The edit made on its own target and on the neighbour too: damage beside the task.
+        if (v.path !== undefined && TARGETS.has(v.path))
+          own.push({
+            name: `${edit.op} #${i + 1} done on its target and again with ${v.name}`,
+            edit: i,
+            collateral: true,
+            edits: [...edits.slice(0, i + 1), parsed.data as { op: string }, ...edits.slice(i + 1)],
+          });
+      }
     }
     if (edits.length > 1)
       own.push({ name: `${edit.op} #${i + 1} left out`, edit: i, edits: edits.filter((_, k) => k !== i) });
@@ -229,9 +243,21 @@ export async function deriveMutants(
         next[i] = m.edits[k]!;
       });
       const edit = m.edit === undefined ? undefined : at[m.edit];
+      if (m.also?.length) next.splice((edit ?? next.length - 1) + 1, 0, ...m.also);
       // A whole-task mutant queues with the first edit's.
-      perEdit[edit ?? 0]!.push({ name: m.name, ...(edit === undefined ? {} : { edit }), edits: next });
+      perEdit[edit ?? 0]!.push({
+        name: m.name,
+        ...(edit === undefined ? {} : { edit }),
+        edits: next,
+        ...(m.also?.length ? { collateral: true } : {}),
+      });
     }
+  }
+  // Each edit's first collateral mutant (its edit made, plus damage beside it) goes second in its
+  // queue, so that a capped task still tries, per edit, one a discriminating check must kill.
+  for (const list of perEdit) {
+    const k = list.findIndex((m) => m.collateral);
+    if (k > 1) list.splice(1, 0, ...list.splice(k, 1));
   }
   const out: Mutant[] = [];
   for (let round = 0; out.length < cap && perEdit.some((l) => l.length > round); round++)
@@ -274,7 +300,7 @@ export interface MutantReport {
   inapplicable: number;
   /** Names of the mutants the rubric passes. */
   survivors: string[];
-  /** Oracle edits (1-based) none of whose mutants a check the untouched state passes killed. */
+  /** Oracle edits (1-based) none of whose mutants a check the untouched state passes killed (a report that the task is infeasible aside). */
   editsWithoutDiscriminatingKill: number[];
 }
 
@@ -325,6 +351,9 @@ export async function attackRubric(a: {
       }
     }
   }
-  report.editsWithoutDiscriminatingKill = a.edits.flatMap((_, i) => (seen.has(i) ? [] : [i + 1]));
+  // Saying a task can't be done changes no state: there is nothing beside it to damage.
+  report.editsWithoutDiscriminatingKill = a.edits.flatMap((e, i) =>
+    seen.has(i) || e.op.endsWith('.report_infeasible') ? [] : [i + 1],
+  );
   return { report, states };
 }

@@ -13,7 +13,7 @@ import { decodePng, encodePng } from '../../preparers/gimp/png.ts';
 import { blank, fillRect } from '../../preparers/gimp/raster.ts';
 import { textWidth } from '../../preparers/gimp/text.ts';
 import { profileProblem } from '../../preparers/profiles/gate.ts';
-import { probeCheck } from '../../preparers/registry.ts';
+import { preparers, probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { runCheckerBatch } from '../support/checkerHome.ts';
 
@@ -268,14 +268,20 @@ describe('gimp edits and checks', () => {
       check({ kind: 'gimp.image', path: OUT, format: 'png', width: 240, height: 160 }),
       check({ kind: 'gimp.matches', path: OUT, reference: SRC, flip: 'horizontal' }),
       ...(await P.invariants(initial, solved, [SRC])),
+      // The home's folders, held for every task (a second export shows there).
+      ...(await preparers.os.invariants(initial, solved, [])),
     ];
     const mutants = await P.mutants!(oracle, initial);
     assert.deepEqual(
       mutants.map((m) => m.name).sort(),
-      ['flipped vertically instead', 'saved over the original instead of exporting'].sort(),
+      [
+        'exported again as Pictures/shop/mug-out (1).png',
+        'flipped vertically instead',
+        'saved over the original instead of exporting',
+      ].sort(),
     );
     for (const m of mutants) {
-      const state = await P.apply(initial, m.edits);
+      const state = await P.apply(initial, [...m.edits, ...(m.also ?? [])]);
       const verdicts = await Promise.all(rubric.map((c) => probeCheck(state, c)));
       assert.ok(
         verdicts.some((v) => !v.pass),
@@ -394,13 +400,16 @@ describe('gimp text', () => {
     ];
     const mutants = await P.mutants!(oracle, initial);
     assert.deepEqual(mutants.map((m) => m.name).sort(), [
+      'exported again as Pictures/trip/lake-dated (1).png',
       'saved over the original instead of exporting',
       'text left in the default black',
       'text on the other side',
     ]);
     const across = mutants.find((m) => m.name === 'text on the other side')!.edits[0] as { x: number };
     assert.equal(across.x, 20);
-    for (const m of mutants) {
+    // The lettering check fails each one that changes the export (the second export is the
+    // home's folder listing's to catch, as the first test of this suite shows).
+    for (const m of mutants.filter((x) => x.also === undefined)) {
       const state = await P.apply(initial, m.edits);
       // (saved over the original: no export to read, which the probe reports as a failure)
       assert.equal((await probeCheck(state, check(lettering))).pass, false, m.name);

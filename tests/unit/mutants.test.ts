@@ -141,3 +141,51 @@ test('wrong solutions that leave the untouched state are failed but not counted 
   assert.equal(p.stats.wrongKilled, p.stats.wrongTried - 2);
   assert.equal(p.stats.wrongKilled, (p.stats.wrongDiscriminating ?? 0) + (p.stats.wrongUndone ?? 0));
 });
+
+test('collateral mutants: the edit made and again on its neighbour, placed right after it and queued early', async () => {
+  const edits = [
+    { op: 'calc.set_value', file: 'Desktop/a.xlsx', sheet: 'S', cell: 'B10', value: 'Total' },
+    { op: 'calc.set_style', file: 'Desktop/a.xlsx', sheet: 'S', range: 'A1:C1', bold: true },
+  ];
+  const { mutants } = await deriveMutants(edits, {}, [], 64);
+  const twice = mutants.find((m) => /#1 done on its target and again with cell: B10 → B11/.test(m.name));
+  assert.ok(twice, mutants.map((m) => m.name).join(' | '));
+  assert.equal(twice.collateral, true);
+  assert.equal(twice.edit, 0);
+  // All the oracle's edits, the neighbour's copy right after the one it copies.
+  assert.deepEqual(twice.edits, [edits[0], { ...edits[0], cell: 'B11' }, edits[1]]);
+  // Under a cap, each edit's collateral mutant comes in the second round, before its other near misses.
+  const few = (await deriveMutants(edits, {}, [], 4)).mutants;
+  assert.ok(
+    few.slice(2).some((m) => m.collateral && m.edit === 0),
+    few.map((m) => m.name).join(' | '),
+  );
+});
+
+test('every edit gets a discriminating kill from its collateral mutant; without invariants that mutant survives', async () => {
+  // One skill per kind of collateral: a setting beside, a card, a comment, a folder of the home.
+  const cases: [string, RegExp][] = [
+    ['vlc.interface.multiple-instances', /changed too \(the option beside it\)/],
+    ['chromium.settings.homepage', /changed too \(a setting beside it\)/],
+    ['thunderbird.contacts.add-contact', /a contact not asked for/],
+    ['writer.text.comments', /on the next paragraph \(.*\) too/],
+    ['gimp.export.png-to-jpeg', /exported again as/],
+    ['multi.calc-os.backup-then-sort', /as well as its own/],
+  ];
+  for (const [id, collateral] of cases) {
+    const spec = specOf(id);
+    const strong = await proveLocally(spec, 1);
+    assert.ok(strong.ok, strong.ok ? '' : `${id}: ${strong.reason}: ${strong.detail}`);
+    assert.deepEqual(strong.stats.mutants?.editsWithoutDiscriminatingKill, [], id);
+    assert.deepEqual(strong.stats.mutants?.survivors, [], id);
+    // Without invariants and without the spec's wrong solutions (which would catch some first).
+    const wrongs = (spec.nodes as { wrong?: { name: string }[] }[]).flatMap((n) =>
+      (n.wrong ?? []).map((w) => w.name),
+    );
+    const weak = await proveLocally(withChecks(spec, spec.rubric.checks, wrongs), 1, { invariants: false });
+    assert.equal(weak.ok, false, id);
+    if (weak.ok) continue;
+    assert.equal(weak.reason, 'rubric_accepts_mutant', id);
+    assert.match(weak.detail, collateral, id);
+  }
+});

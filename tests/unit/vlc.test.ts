@@ -220,8 +220,10 @@ describe('build, apply, probe, invariants', async () => {
     const mutants = await vlcPreparer.mutants!(oracle as never, initial);
     assert.ok(mutants.some((m) => m.name.includes('repeat instead of loop')));
     assert.ok(mutants.some((m) => m.name.includes('reverse order')));
+    // The oracle's edits and a change to the option beside one of them: only the invariant sees it.
+    assert.ok(mutants.some((m) => m.also !== undefined && /changed too/.test(m.name)));
     for (const m of mutants) {
-      const v = await verdicts(await applyEdits(initial, m.edits));
+      const v = await verdicts(await applyEdits(initial, [...m.edits, ...(m.also ?? [])]));
       assert.ok(v.includes(false), m.name);
     }
   });
