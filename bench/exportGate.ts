@@ -27,12 +27,15 @@ interface Pass {
   prepareMs: number;
   gateSharePct: number;
   wallPerTaskMs: number;
+  /** Mutants applied and probed per task, on average (the adversary's share of the stage). */
+  mutantsPerTask: number;
 }
 const passes: Pass[] = [];
 for (let r = 0; r < runs; r++) {
   const jobs = specs.flatMap((spec) => levels.map((level) => ({ spec, level })));
   const gate: number[] = [];
   const prepare: number[] = [];
+  let mutants = 0;
   const started = performance.now();
   let next = 0;
   const worker = async () => {
@@ -44,6 +47,7 @@ for (let r = 0; r < runs; r++) {
       if (!p.ok) throw new Error(`${spec.id} ${level}: ${p.reason}: ${p.detail.slice(0, 300)}`);
       gate.push(p.runs.find((x) => x.nodeId === 'verify_export')?.durationMs ?? 0);
       prepare.push(p.runs.reduce((n, x) => n + x.durationMs, 0));
+      mutants += p.stats.mutants?.tried ?? 0;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -54,6 +58,7 @@ for (let r = 0; r < runs; r++) {
     prepareMs: median(prepare),
     gateSharePct: (100 * gate.reduce((a, b) => a + b, 0)) / prepare.reduce((a, b) => a + b, 0),
     wallPerTaskMs: wall / gate.length,
+    mutantsPerTask: mutants / gate.length,
   };
   passes.push(pass);
   console.log(`pass ${r + 1}: ${JSON.stringify(pass)}`);

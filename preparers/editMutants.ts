@@ -43,3 +43,9 @@ export function editMutants<Edit extends { op: string }>(
     },
   };
 }
+
+/** The name a second copy of `path` gets beside it ("report (1).pdf"): an output made twice. */
+export function twinPath(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)} (1)${path.slice(dot)}` : `${path} (1)`;
+}

@@ -16,7 +16,7 @@ const VIEW_PREFS = new Set<PrefPath>(['bookmark_bar.show_on_all_tabs']);
  * "Nothing else changed" in the profile and the task's files: every setting the oracle left keeps
  * its value (but the bookmarks bar's visibility, the start-up list while it is not used, and the
  * Save-page folder when the download folder moves); every bookmark it left stays where it was and
- * the tree holds no more entries than the oracle's; every history URL it kept stays; the task's
+ * the tree holds no more entries than the oracle's (or the untouched one's); every history URL it kept stays; the task's
  * pages and files keep their bytes.
  * New history (the agent browses the pages) and files the agent saves elsewhere are not pinned.
  */
@@ -80,7 +80,12 @@ export function chromiumInvariants(initial: FileMap, solved: FileMap, files: str
       kind: 'chromium.unchanged',
       prefs,
       ...(searchEngine !== undefined ? { searchEngine } : {}),
-      bookmarks: { keep: keep.map((e) => ({ ...e })), count: after.entries().length },
+      // No more entries than the oracle's tree, or than the untouched one where the oracle deletes
+      // (a deletion is the task's checks' to see; the untouched profile passes this one).
+      bookmarks: {
+        keep: keep.map((e) => ({ ...e })),
+        count: Math.max(before.entries().length, after.entries().length),
+      },
       history,
       files: pinned,
     } as ChromiumCheck,

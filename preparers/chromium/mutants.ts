@@ -128,6 +128,15 @@ export async function chromiumMutants(
         if (PREFS[next].type === PREFS[e.path].type)
           m.add(i, `on ${next} instead (the setting beside it)`, { ...e, path: next });
       }
+    } else if (prefs) {
+      // A bookmark, a download, a page: and a setting changed on the way through Settings.
+      const next = PREF_PATHS.find((p) => !touched.has(p));
+      if (next !== undefined)
+        m.also(i, `and ${next} changed on the way (a setting not asked for)`, {
+          op: 'chromium.set_pref',
+          path: next,
+          value: otherValue(next, effectivePref(prefs, next), null),
+        });
     }
     if (e.op === 'chromium.add_bookmark' || e.op === 'chromium.add_folder') {
       m.moved(i, 'filed under the other root', { ...e, folder: otherRoot(e.folder) });

@@ -1,3 +1,4 @@
+import { twinPath } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
 import { imageInfo } from './measure.ts';
 import { hexRgb } from './raster.ts';
@@ -70,9 +71,7 @@ export async function gimpMutants(edits: GimpEdit[], initial: FileMap): Promise<
         edits: replace(i, { ...e, to: undefined, format: undefined }),
       });
       // Exported twice: a second file beside the asked one (only the home's folder listing sees it).
-      const dot = e.to.lastIndexOf('.');
-      const twin =
-        dot > e.to.lastIndexOf('/') ? `${e.to.slice(0, dot)} (1)${e.to.slice(dot)}` : `${e.to} (1)`;
+      const twin = twinPath(e.to);
       out.push({ name: `exported again as ${twin}`, edit: i, edits, also: [{ ...e, to: twin }] });
     }
     const wanted = e.format ?? (/\.png$/i.test(at) ? 'png' : 'jpeg');

@@ -44,8 +44,10 @@ async function slidesBefore(
  * one place early.
  */
 /**
- * A slide title mistyped where the task leaves it alone: the first slide no edit names (slide 1
- * when it is one, whose title stays put even when slides move), in the file as it starts.
+ * A slide title mistyped where the task leaves it alone: the first slide no edit names by number
+ * (slide 1 when it is one, whose title stays put even when slides move), as the file starts. Where
+ * an earlier edit adds or moves slides the typo may land on another: still damage, or, on a slide
+ * the oracle rewrites, a state equal to the oracle's that is not counted.
  */
 async function strayTitle(
   edits: ImpressEdit[],
@@ -53,16 +55,6 @@ async function strayTitle(
   file: string,
 ): Promise<ImpressEdit | undefined> {
   const named = new Set(edits.flatMap((e) => ('slide' in e && typeof e.slide === 'number' ? [e.slide] : [])));
-  if (
-    edits.some(
-      (e) =>
-        e.file === file &&
-        !('slide' in e && typeof e.slide === 'number') &&
-        e.op !== 'impress.set_slide_size' &&
-        e.op !== 'impress.move_slide',
-    )
-  )
-    return undefined;
   try {
     const deck = await openPptx(initial, file);
     for (const [k, ref] of deck.slides.entries()) {

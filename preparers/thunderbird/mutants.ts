@@ -1,4 +1,4 @@
-import { type EditMutant, editMutants } from '../editMutants.ts';
+import { type EditMutant, editMutants, twinPath } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
 import { STANDARD_FOLDERS } from './folders.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
@@ -123,6 +123,11 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
           if (wrong !== undefined && profile.messages(wrong).some(isLive))
             add(i, `in ${wrong} (a sibling folder)`, { ...edit, folder: wrong } as ThunderbirdEdit);
         }
+        if (edit.op === 'thunderbird.save_message_file')
+          also(i, `and again as ${twinPath(edit.to)} (a file not asked for)`, {
+            ...edit,
+            to: twinPath(edit.to),
+          });
         if (edit.op === 'thunderbird.move_message') {
           const wrong = sibling(edit.to, [edit.folder]);
           if (wrong !== undefined) add(i, `to ${wrong} (a sibling folder)`, { ...edit, to: wrong });
@@ -218,6 +223,12 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
         }
         break;
       }
+      case 'thunderbird.save_attachment':
+        also(i, `and again as ${twinPath(edit.to)} (a file not asked for)`, {
+          ...edit,
+          to: twinPath(edit.to),
+        });
+        break;
       case 'thunderbird.add_contact': {
         // The sender of the message open beside it saved as well (the card a person adds by mistake).
         const extra = bystander(cards);

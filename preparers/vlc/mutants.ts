@@ -1,4 +1,4 @@
-import { type EditMutant, editMutants } from '../editMutants.ts';
+import { type EditMutant, editMutants, twinPath } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
 import { untrackedOptions } from './invariants.ts';
 import type { VlcEdit } from './schema.ts';
@@ -68,8 +68,7 @@ function outputTwin(edit: VlcEdit): { path: string; edit: VlcEdit } | undefined 
         ? edit.to
         : undefined;
   if (out === undefined) return undefined;
-  const dot = out.lastIndexOf('.');
-  const path = dot > out.lastIndexOf('/') ? `${out.slice(0, dot)} (1)${out.slice(dot)}` : `${out} (1)`;
+  const path = twinPath(out);
   if (edit.op === 'vlc.write_playlist') return { path, edit: { ...edit, file: path } };
   if (edit.op === 'vlc.move') return { path, edit: { op: 'vlc.copy', from: edit.to, to: path } };
   return { path, edit: { ...edit, to: path } as VlcEdit };

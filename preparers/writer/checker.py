@@ -840,6 +840,8 @@ def writer_unchanged(doc, c):
             problems.append({'changed': want['text'][:80], 'was': want, 'now': got})
     if c.get('count') is not None and len(paras) != c['count']:
         problems.append({'paragraphs': len(paras), 'expected': c['count']})
+    if c.get('maxCount') is not None and len(paras) > c['maxCount']:
+        problems.append({'paragraphs': len(paras), 'atMost': c['maxCount']})
     for key in ('tables', 'header', 'footer', 'orientation'):
         if c.get(key) is not None and not same_json(c[key], now[key]):
             problems.append({key: now[key]})

@@ -150,7 +150,13 @@ export async function writerInvariants(
       kind: 'writer.unchanged',
       file,
       paragraphs: kept,
-      ...(sameCount ? { count: after.paragraphs.length } : {}),
+      // The oracle's paragraph count exactly; where it adds paragraphs, no more than its own
+      // (a paragraph pasted twice), which the untouched document passes.
+      ...(sameCount
+        ? { count: after.paragraphs.length }
+        : after.paragraphs.length > before.paragraphs.length
+          ? { maxCount: after.paragraphs.length }
+          : {}),
       // Tables the oracle adds: no more than its own (a table pasted twice is collateral).
       ...(same(before.tables, after.tables)
         ? { tables: after.tables }
@@ -188,6 +194,7 @@ export async function probeWriterUnchanged(
   check: {
     paragraphs: ParagraphSnap[];
     count?: number;
+    maxCount?: number;
     touched?: ParagraphSnap[];
     tables?: string[][][];
     maxTables?: number;
@@ -219,6 +226,8 @@ export async function probeWriterUnchanged(
   }
   if (check.count !== undefined && now.paragraphs.length !== check.count)
     problems.push({ paragraphs: now.paragraphs.length, expected: check.count });
+  if (check.maxCount !== undefined && now.paragraphs.length > check.maxCount)
+    problems.push({ paragraphs: now.paragraphs.length, atMost: check.maxCount });
   for (const key of ['tables', 'header', 'footer', 'orientation'] as const) {
     if (check[key] !== undefined && !same(check[key], now[key])) problems.push({ [key]: now[key] });
   }

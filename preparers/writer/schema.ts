@@ -531,6 +531,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .min(0)
         .optional()
         .describe('At most this many tables (the task adds some).'),
+      maxCount: z.number().int().min(0).optional().describe('At most this many non-empty body paragraphs.'),
       maxComments: z.number().int().min(0).optional().describe('At most this many comments.'),
       maxPictures: z.number().int().min(0).optional().describe('At most this many pictures in the body.'),
       header: z.array(z.string()).optional(),

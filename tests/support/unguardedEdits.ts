@@ -1,0 +1,39 @@
+/**
+ * Skills with an oracle edit that no mutant's discriminating kill guards yet (issue 26: every edit
+ * of the oracle should have a near miss that a check the untouched state passes catches), with
+ * why. Measured with every skill's offline task at all three levels (session 16: 72 of 873 tasks).
+ * The whole-library test fails for any other skill that shows such an edit; one listed here that
+ * no longer does is reported, to be taken off.
+ */
+export const KNOWN_UNGUARDED: Record<string, string> = {
+  // Thunderbird's prefs.js is not held: the real app rewrites it with its own runtime prefs.
+  'thunderbird.settings.identity': 'prefs.js not held',
+  'thunderbird.settings.preferences': 'prefs.js not held',
+  'thunderbird.identity.set-signature': 'prefs.js not held',
+  'composite.writer-thunderbird.company-header-and-signature': 'prefs.js not held (the signature)',
+  // A list's members are judged by the task's own check; a member who is already a card adds no card.
+  'thunderbird.contacts.mailing-list': 'list membership not held',
+  'multi.calc-thunderbird.mailing-list-from-roster': 'list membership not held',
+  'composite.thunderbird-os-calc-writer-impress.event-prep': 'list membership not held',
+  // No mail in the profile to take a bystander's address from.
+  'multi.calc-thunderbird.contacts-import': 'no bystander for a card too many',
+  'multi.calc-thunderbird.attach-workbook-draft': 'no bystander for a second draft',
+  'multi.calc-thunderbird.total-to-draft': 'no bystander for a second draft',
+  'multi.os-thunderbird.clean-and-report': 'no bystander for a second draft',
+  // The edited file is the only untouched text file of the home: no other file to paste into.
+  'os.search.replace-config-value': 'no other text file',
+  'multi.calc-os.total-to-config': 'no other text file',
+  'multi.thunderbird-os.address-to-config': 'no other text file',
+  'composite.os-thunderbird.config-change-mail': 'no other text file',
+  'os.permissions.set-modes': 'the folder already has the mode asked of the file',
+  // The neighbouring target is itself written by the oracle (a summary block, a filled column).
+  'calc.sheets.add-summary-sheet': 'the cell below is the oracle’s own',
+  'composite.calc-thunderbird.summary-to-mail': 'the cell below is the oracle’s own',
+  'composite.os-calc-impress-writer-thunderbird.quarterly-board-pack': 'a fill over the whole column',
+  'composite.writer-calc-impress-os-thunderbird.codename-rollout':
+    'a sheet rename; a footer over a rewritten body',
+  'composite.calc-writer-thunderbird.total-memo-mail': 'a table cell: no table collateral yet',
+  'gimp.transform.square-thumbnail': 'a scale after a crop of the same export',
+  'vscode.code.rename-symbol': 'the file is rewritten whole',
+  'multi.vscode-calc.fix-csv-total': 'the only text file of its folder',
+};
