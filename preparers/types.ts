@@ -122,6 +122,11 @@ export interface Preparer<
    * mutant answers them one for one and names the edit (0-based among them) it attacks, if one;
    * `also` are edits made besides, right after that one (a collateral change beside the target).
    */
+  /**
+   * Ops whose repeat on a neighbouring target (the next slide, the cell below) no invariant of this
+   * app sees yet: the generic collateral mutant is not made for them (a gap said, not hidden).
+   */
+  collateralBlind?: readonly string[];
   mutants?(
     edits: Edit[],
     initial: FileMap,

@@ -33,6 +33,9 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
       return { ...rest, op: 'impress.set_font_all' as const, target: 'all' as const };
     });
   },
+  // Shape geometry is not in the deck's invariant yet (LibreOffice's round trip moves shapes by
+  // rounding): a shape also moved on the next slide would pass it.
+  collateralBlind: ['impress.move_shape'],
   mutants: impressMutants,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: impressOsworld,

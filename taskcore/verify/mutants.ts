@@ -216,7 +216,11 @@ export async function deriveMutants(
       else {
         own.push({ name, edit: i, edits: next });
         // The edit made on its own target and on the neighbour too: damage beside the task.
-        if (v.path !== undefined && TARGETS.has(v.path))
+        if (
+          v.path !== undefined &&
+          TARGETS.has(v.path) &&
+          !preparers[appOf(edit.op)].collateralBlind?.includes(edit.op)
+        )
           own.push({
             name: `${edit.op} #${i + 1} done on its target and again with ${v.name}`,
             edit: i,
