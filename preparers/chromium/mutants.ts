@@ -1,3 +1,4 @@
+import { jsonEqual } from '../deepEqual.ts';
 import { type EditMutant, editMutants } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
 import { type BookmarksFile, folderAt, parseBookmarks } from './bookmarks.ts';
@@ -125,7 +126,11 @@ export async function chromiumMutants(
           path: next,
           value,
         });
-        if (PREFS[next].type === PREFS[e.path].type)
+        // Instead: only where that changes the neighbour (else it is the edit left out, in other bytes).
+        if (
+          PREFS[next].type === PREFS[e.path].type &&
+          !jsonEqual(effectivePref(prefs, next), e.value as Json)
+        )
           m.add(i, `on ${next} instead (the setting beside it)`, { ...e, path: next });
       }
     } else if (prefs) {

@@ -83,7 +83,15 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
     const others = keptDirs.filter((d) => d !== dir && !within(dir, d) && !within(path, d));
     return others.find((d) => dirOf(d) === dirOf(dir)) ?? others[0] ?? (dir !== '' ? dirOf(dir) : undefined);
   };
-  const { out, add, moved, also } = editMutants(edits);
+  const { out, add, moved: movedAnywhere, also } = editMutants(edits);
+  /** On the wrong target instead, and (but in the home itself, whose listing no check holds) as well. */
+  const moved = (i: number, name: string, edit: OsEdit) => {
+    const where =
+      edit.op === 'os.extract' ? edit.to : dirOf('to' in edit ? edit.to : 'path' in edit ? edit.path : '');
+    if (where !== '') movedAnywhere(i, name, edit);
+    else add(i, name, edit);
+  };
+
   /** A text file the task leaves alone, nearest to `path` (its folder first), and its first line. */
   const strayText = (path: string): { file: string; line: string } | undefined => {
     const text = keptFiles.flatMap((p) => {
@@ -124,7 +132,7 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
         if (dir !== undefined) {
           const there = join(dir, baseOf(edit.path));
           if (!before.get(there))
-            moved(i, `into ${dir}/ (the neighbouring folder)`, { ...edit, path: there });
+            moved(i, `into ${dir || '~'}/ (the neighbouring folder)`, { ...edit, path: there });
         }
         break;
       }
