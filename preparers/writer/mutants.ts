@@ -37,14 +37,13 @@ async function bodyBefore(initial: FileMap, edits: WriterEdit[], i: number, file
  * stray keystroke only the "nothing else changed" check can see); where the task rewrites every
  * paragraph, a sentence pasted again as a new paragraph.
  */
-async function strayTypo(
+function strayTypo(
   edits: WriterEdit[],
   i: number,
-  initial: FileMap,
+  doc: Awaited<ReturnType<typeof bodyBefore>>,
   solved: Set<string> | undefined,
-): Promise<Extract<WriterEdit, { op: 'writer.replace_text' | 'writer.insert_paragraph' }>[]> {
+): Extract<WriterEdit, { op: 'writer.replace_text' | 'writer.insert_paragraph' }>[] {
   const file = edits[i]!.file;
-  const doc = await bodyBefore(initial, edits, i, file);
   if (!doc || !solved) return [];
   const named = edits.flatMap((e) =>
     Object.values(e).filter((v): v is string => typeof v === 'string' && v.length > 2 && v !== file),
@@ -92,7 +91,9 @@ export async function writerMutants(edits: WriterEdit[], initial: FileMap): Prom
     const swap = (e: WriterEdit) => edits.map((x, k) => (k === i ? e : x));
     const field = TARGET[edit.op];
     const match = field ? (edit as Record<string, unknown>)[field] : undefined;
-    const doc = field ? await bodyBefore(initial, edits, i, edit.file) : undefined;
+    // The document as edit i finds it, read once for the neighbour and the stray typo.
+    const before = await bodyBefore(initial, edits, i, edit.file);
+    const doc = field ? before : undefined;
     if (
       doc &&
       (typeof match === 'string' || (edit.op === 'writer.insert_paragraph' && match === undefined))
@@ -138,7 +139,7 @@ export async function writerMutants(edits: WriterEdit[], initial: FileMap): Prom
     solvedParas[edit.file] ??= await bodyBefore(initial, edits, edits.length, edit.file).then(
       (d) => d && new Set(d.texts.map((t) => t.text)),
     );
-    for (const stray of await strayTypo(edits, i, initial, solvedParas[edit.file]))
+    for (const stray of strayTypo(edits, i, before, solvedParas[edit.file]))
       out.push({
         name:
           stray.op === 'writer.replace_text'
