@@ -5,7 +5,7 @@
  * mutant of, and the totals. `npx tsx bench/mutantSurvey.ts [skill-id prefix]`.
  */
 
-import { applyEdits, HOME_APP, preparers, probeCheck } from '../preparers/registry.ts';
+import { applyEdits, probeCheck } from '../preparers/registry.ts';
 import { loadSkillLibrary } from '../skills/load.ts';
 import { attackRubric, deriveMutants, sameFiles } from '../taskcore/verify/mutants.ts';
 import { offlineTask } from '../tests/support/offlineTasks.ts';
@@ -34,11 +34,7 @@ for (const { spec } of [...loadSkillLibrary().values()].sort((a, b) => (a.spec.i
     totals.nondeterministic++;
     console.log(`nondeterministic ${spec.id}`);
   }
-  // The home's folder listings join every task's invariants in the pipeline (rubricProof.ts).
-  const home = task.invariants.some((c) => c.kind === 'os.unchanged')
-    ? []
-    : ((await preparers[HOME_APP].invariants(task.initial, task.solved, [])) as { kind: string }[]);
-  const checks = [...task.checks, ...task.invariants, ...home];
+  const checks = [...task.checks, ...task.invariants];
   const before = await Promise.all(checks.map((c) => probeCheck(task.initial, c)));
   const { mutants } = await deriveMutants(task.edits, task.initial, task.free);
   const { report } = await attackRubric({

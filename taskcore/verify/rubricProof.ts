@@ -61,6 +61,25 @@ function probeAll(files: FileMap, checks: { kind: string }[]): Promise<ProbeResu
 }
 
 /**
+ * The "nothing else changed" checks each app derives for its own files (`owner`: path → app). The
+ * home's invariant joins every task: a file left in one of its folders (an export made twice, a
+ * snapshot on the Desktop) is collateral whichever app made it.
+ */
+export async function deriveInvariants(
+  apps: AppId[],
+  initial: FileMap,
+  solved: FileMap,
+  owner: Map<string, AppId>,
+): Promise<{ kind: string }[]> {
+  const out: { kind: string }[] = [];
+  for (const app of new Set<AppId>([...apps, HOME_APP])) {
+    const own = Object.keys(initial).filter((p) => owner.get(p) === app && p !== OS_MANIFEST_PATH);
+    out.push(...((await preparers[app].invariants(initial, solved, own)) as { kind: string }[]));
+  }
+  return out;
+}
+
+/**
  * A rubric is proved twice: the untouched state fails it and the oracle's state passes it; and
  * every wrong solution (the skill's own and the generic ones) fails it, and every correct
  * alternative (the skill's `right:` and the preparers' generic ones) passes it. Before that, each app
@@ -76,20 +95,22 @@ export async function proveRubric(
   const declared = m.checks.length;
   const checks: { kind: string; file?: string }[] = [...m.checks];
   if (m.invariantsOff === undefined) {
-    // The home's own invariant joins every task: a file left in one of its folders (an export made
-    // twice, a snapshot on the Desktop) is collateral whichever app made it.
-    for (const app of new Set<AppId>([...m.prepares.map((p) => p.app), HOME_APP])) {
-      const own = Object.keys(initial).filter((p) => owner.get(p) === app && p !== OS_MANIFEST_PATH);
-      try {
-        checks.push(...((await preparers[app].invariants(initial, solved, own)) as { kind: string }[]));
-      } catch (err) {
-        return {
-          ok: false,
-          reason: 'oracle_failed',
-          node: 'verify_invariants',
-          detail: (err as Error).message,
-        };
-      }
+    try {
+      checks.push(
+        ...(await deriveInvariants(
+          m.prepares.map((p) => p.app),
+          initial,
+          solved,
+          owner,
+        )),
+      );
+    } catch (err) {
+      return {
+        ok: false,
+        reason: 'oracle_failed',
+        node: 'verify_invariants',
+        detail: (err as Error).message,
+      };
     }
   }
   // Items that promise "nothing else changed" point at the derived checks; without any such item

@@ -8,6 +8,7 @@ import { materializeTask } from '../../skills/run/materialize.ts';
 import type { SkillSpec } from '../../skills/schema.ts';
 import type { Context } from '../../skills/template.ts';
 import { render } from '../../skills/template.ts';
+import { deriveInvariants } from '../../taskcore/verify/rubricProof.ts';
 import { cached } from './taskCache.ts';
 
 /** The offline model's answer computed in this process: the same function its HTTP server calls. */
@@ -82,13 +83,15 @@ async function buildOfflineTask(spec: SkillSpec, firstSeed: number): Promise<Off
       problems.push(`seed ${seed}: the probes reject the task`);
       continue;
     }
-    const invariants: { kind: string }[] = [];
-    if (m.invariantsOff === undefined) {
-      for (const app of new Set(m.prepares.map((p) => p.app))) {
-        const own = Object.keys(initial).filter((p) => owner.get(p) === app && p !== OS_MANIFEST_PATH);
-        invariants.push(...((await preparers[app].invariants(initial, solved, own)) as { kind: string }[]));
-      }
-    }
+    const invariants =
+      m.invariantsOff === undefined
+        ? await deriveInvariants(
+            m.prepares.map((p) => p.app),
+            initial,
+            solved,
+            owner,
+          )
+        : [];
     const wrong: OfflineTask['wrong'] = [];
     for (const node of spec.nodes) {
       const declared = (node as { wrong?: { name?: string; edits?: unknown }[] }).wrong;
