@@ -8,6 +8,7 @@ import {
   firmEmail,
   type Person,
 } from '../llm/offline/content/people.ts';
+import { DocumentTypeError, documentType } from './content/documentTypes.ts';
 import { type DatasetAttribution, DatasetError, loadDataset } from './datasets.ts';
 import { Rng } from './random.ts';
 
@@ -29,7 +30,13 @@ export type ProseKind = (typeof PROSE_KINDS)[number];
  */
 export interface ProseSource {
   next(kind: ProseKind, maxWords?: number, about?: number): string;
+  /**
+   * A part of a document type's frame (skills/content/documentTypes.ts): its heading around the
+   * next title drawn (the subject: the paragraphs after it are about it), or its opening or closing.
+   */
+  frame(type: string, part: FramePart): string;
 }
+export type FramePart = 'title' | 'opening' | 'closing';
 export const FIELD_KINDS = [
   'first_name',
   'last_name',
@@ -81,6 +88,14 @@ const fieldObject = z
       .optional()
       .describe(
         'for sentence and paragraph drawn after a node of titles: record i is about title floor(i / per_title), as slides*3 bullets cut three per slide',
+      ),
+    frame: z
+      .string()
+      .min(1)
+      .max(60)
+      .optional()
+      .describe(
+        'for title and paragraph: a document type (skills/content/documentTypes.yaml); a title gets its heading around the subject, a paragraph node of 3 or more records opens and closes in its form',
       ),
   })
   .strict();
@@ -147,13 +162,20 @@ export function generateRecords(spec: ResolvedGenerateSpec, seed: number, prose?
   if (!dataset && kinds.includes('column')) throw new DatasetError('a field of kind column needs a dataset');
   // Consecutive rows, as a real log or register reads (a month of days, a run of years).
   const start = dataset ? rng.int(0, dataset.rows.length - spec.records) : 0;
+  for (const name of header) {
+    const f = normalise(spec.fields[name]!);
+    if (f.frame === undefined) continue;
+    documentType(f.frame);
+    if (f.kind !== 'title' && f.kind !== 'paragraph')
+      throw new DocumentTypeError(`field ${name}: a frame fits a title or a paragraph, not ${f.kind}`);
+  }
   for (let i = 0; i < spec.records; i++) {
     const rec: Record<string, unknown> = {};
     // One person per record: its name fields and its e-mail address belong together.
     const who: RecordPerson = { tries: 0, firmOnly, row: dataset?.rows[start + i] };
     for (const name of header) {
       const f = normalise(spec.fields[name]!);
-      let value = field(f, i, rng, faker, prose, who);
+      let value = field(f, i, spec.records, rng, faker, prose, who);
       if (f.unique) {
         const used = seen.get(name) ?? new Set();
         seen.set(name, used);
@@ -161,7 +183,7 @@ export function generateRecords(spec: ResolvedGenerateSpec, seed: number, prose?
           // A taken name: another person; a taken address: the same person's numbered one.
           if (NAME_KINDS.has(f.kind)) who.person = undefined;
           else if (f.kind === 'email') who.tries++;
-          value = field(f, i, rng, faker, prose, who);
+          value = field(f, i, spec.records, rng, faker, prose, who);
         }
         if (used.has(value)) value = `${String(value)} ${i + 1}`;
         used.add(value);
@@ -223,6 +245,7 @@ function personOf(who: RecordPerson, rng: Rng): Person {
 function field(
   f: z.infer<typeof fieldObject>,
   index: number,
+  count: number,
   rng: Rng,
   faker: Faker,
   prose: ProseSource | undefined,
@@ -232,6 +255,11 @@ function field(
   const max = f.max ?? 1000;
   if ((PROSE_KINDS as readonly string[]).includes(f.kind)) {
     if (!prose) throw new Error(`field kind ${f.kind} needs a content set (an llm content node)`);
+    if (f.frame !== undefined) {
+      if (f.kind === 'title') return prose.frame(f.frame, 'title');
+      if (index === 0) return prose.frame(f.frame, 'opening');
+      if (index === count - 1 && count >= 3) return prose.frame(f.frame, 'closing');
+    }
     return prose.next(
       f.kind as ProseKind,
       f.max,

@@ -9,9 +9,10 @@ import {
   wantsTopics,
 } from '../../llm/offline/content/kit.ts';
 import { drawOrganisation, drawPerson } from '../../llm/offline/content/people.ts';
-import type { ProseKind, ProseSource } from '../generate.ts';
+import type { FramePart, ProseKind, ProseSource } from '../generate.ts';
 import { deriveSeed, Rng } from '../random.ts';
 import type { SkillSpec } from '../schema.ts';
+import { documentType } from './documentTypes.ts';
 
 /**
  * Pooled content: one llm call writes the prose (titles, sentences, paragraphs, product names) for
@@ -236,11 +237,24 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     for (let j = 1; j < remaining.length; j++) if (lines(remaining[j]!) > lines(remaining[best]!)) best = j;
     return remaining.splice(best, 1)[0]!;
   };
-  return {
+  /** Whether the latest title is a framed document's heading (its body spans several paragraphs). */
+  let documentBody = false;
+  const source: ProseSource = {
+    frame(name: string, part: FramePart): string {
+      const type = documentType(name);
+      const variants = part === 'title' ? type.title : type[part];
+      const pick = variants[deriveSeed(taskSeed, 'frame', name, part) % variants.length]!;
+      if (part !== 'title') return fill(pick);
+      // The heading's title is drawn like any other: the paragraphs after it are about it.
+      const heading = pick.replace('{title}', source.next('title'));
+      documentBody = true;
+      return heading;
+    },
     next(kind: ProseKind, maxWords?: number, about?: number): string {
       switch (kind) {
         case 'title': {
           if (titles.length === 0) throw new Error('the content set has no items of this kind');
+          documentBody = false;
           const title = nextTitle();
           if (!lastWasTitle) runStart = drawn.length;
           lastWasTitle = true;
@@ -294,7 +308,10 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
         case 'paragraph': {
           const own = topicFor(about)?.sentences.filter(fresh) ?? [];
           if (own.length >= 2) {
-            const parts = own.slice(0, 3);
+            // A document's body: four or five lines make two paragraphs of its subject, not one
+            // and a stray one.
+            const pairs = documentBody && (own.length === 4 || own.length === 5);
+            const parts = own.slice(0, pairs ? 2 : 3);
             for (const x of parts) used.add(x);
             givenParagraphs.push(parts.join(' '));
             return fill(parts.join(' '));
@@ -314,4 +331,5 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
       }
     },
   };
+  return source;
 }

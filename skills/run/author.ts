@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { classifyDomain } from '../../llm/offline/content/kit.ts';
 import { type LlmNodeRequest, structuredOutput, type Validation } from '../../llm/types.ts';
+import { DocumentTypeError } from '../content/documentTypes.ts';
 import {
   CONTENT_NODE_ID,
   CONTENT_POOL_SIZE,
@@ -156,8 +157,8 @@ export async function authorTask(
         try {
           view[node.id] = generateRecords(resolved.data, deriveSeed(taskSeed, qid), prose);
         } catch (err) {
-          // A data set the spec names wrongly is the spec's error, not the worker's.
-          if (!(err instanceof DatasetError)) throw err;
+          // A data set or document type the spec names wrongly is the spec's error, not the worker's.
+          if (!(err instanceof DatasetError || err instanceof DocumentTypeError)) throw err;
           return { ok: false, reason: 'spec_error', node: qid, detail: err.message };
         }
       } else if ('values' in node) {
