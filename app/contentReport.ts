@@ -5,6 +5,7 @@ import { tasks } from '../infra/db/schema.ts';
 import type { ObjectStore } from '../infra/objectStore.ts';
 import { placeholderIn } from '../skills/content/placeholder.ts';
 import { LEVELS } from '../skills/levels.ts';
+import { stringsOf } from '../skills/stringsOf.ts';
 import { CELL_REF } from '../taskcore/verify/instruction.ts';
 import {
   type ContentFigures,
@@ -57,13 +58,6 @@ export function cellAddressesIn(text: string): string[] {
   return [...text.matchAll(CELL)].map((m) => m[0]).filter((a) => !NOT_CELLS.test(a));
 }
 
-function strings(v: unknown, out: string[]): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) for (const x of v) strings(x, out);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out);
-  return out;
-}
-
 /** Paragraph-like strings: several sentences of prose. */
 const isParagraph = (s: string) => s.length >= 80 && /[.!?]\s+\S/.test(s) && /\s/.test(s);
 
@@ -109,7 +103,7 @@ export async function contentReport(
         // A task without a stored context shows only its instruction.
       }
       const { task: _task, ...visible } = context;
-      const texts = [instruction, ...strings(visible, [])];
+      const texts = [instruction, ...stringsOf(visible)];
       const hit = texts.map(placeholderIn).find(Boolean);
       if (hit) {
         withPlaceholder++;

@@ -19,6 +19,7 @@ import { compileOutput } from '../outputTypes.ts';
 import { sampleParams } from '../params.ts';
 import { deriveSeed } from '../random.ts';
 import { isLevelledNode, nodeQualifiedId, type SkillNode, type SkillSpec } from '../schema.ts';
+import { stringsOf } from '../stringsOf.ts';
 import {
   type Context,
   evaluate,
@@ -228,7 +229,9 @@ async function writeContent(
   const quota = quotaFor(kinds);
   const { task: _task, ...scenario } = ctx;
   const domain = classifyDomain(
-    `${spec.id} ${spec.title} ${spec.description} ${JSON.stringify(scenario)}`,
+    // Only values: keys ("file_name", "data") are the spec's vocabulary, not the task's sector.
+    stringsOf(scenario).join(' | '),
+    `${spec.id} ${spec.title} ${spec.description}`,
     deriveSeed(taskSeed, 'domain'),
   );
   const taskIndex = options.taskIndex ?? 0;

@@ -1,5 +1,6 @@
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId } from '../../preparers/types.ts';
+import { stringsOf } from '../../skills/stringsOf.ts';
 
 /**
  * Instruction checks that do not depend on the judge: a permissive judge model once accepted a
@@ -143,14 +144,6 @@ const LITERAL_FIELDS: Record<string, string[]> = Object.assign(
   ...APPS.map((app) => preparers[app].instruction?.literalFields ?? {}),
 );
 
-function stringsOf(v: unknown, out: string[]): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
-  else if (Array.isArray(v)) for (const x of v) stringsOf(x, out);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) stringsOf(x, out);
-  return out;
-}
-
 const wordsOf = (s: string) => norm(s).match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /**
@@ -159,13 +152,13 @@ const wordsOf = (s: string) => norm(s).match(/[\p{L}\p{N}]+/gu) ?? [];
  * ("Revenue: 12400") passes when each of its words appears there.
  */
 export function selfSufficiencyProblem(input: InstructionInput): string | undefined {
-  const haystack = [input.instruction, ...input.prepares.flatMap((p) => stringsOf(p.doc, [p.target]))];
+  const haystack = [input.instruction, ...input.prepares.flatMap((p) => stringsOf(p.doc, true, [p.target]))];
   const text = norm(haystack.join('\n'));
   const words = new Set(haystack.flatMap(wordsOf));
   for (const check of input.checks) {
     const kind = String(check.kind);
     for (const field of LITERAL_FIELDS[kind] ?? []) {
-      for (const literal of stringsOf(check[field], [])) {
+      for (const literal of stringsOf(check[field], true)) {
         // A reply's "Re: " is the mail program's, not the agent's.
         const l = literal.trim().replace(/^(?:re|fwd?|aw):\s*/i, '');
         if (!l || !/\p{L}/u.test(l) || l.startsWith('$')) continue; // numbers are computed, $tags internal

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { stringify } from 'yaml';
 import {
   type ContentSet,
+  classifyDomain,
   contentKits,
   kitFileSchema,
   offlineContentPool,
@@ -160,5 +161,26 @@ describe('topic-coherent prose', () => {
       const bullets = titled.flatMap((s) => s.body);
       assert.equal(new Set(bullets).size, bullets.length, `seed ${seed}: a bullet on two slides`);
     }
+  });
+
+  test('a task draws its sector from what it is about, not from the words that describe the software', () => {
+    const skill = 'Saves it in the folder it was opened from; the order of the slides stays.';
+    for (let seed = 1; seed <= 20; seed++) {
+      // "it" is a pronoun and "order" the slides' order: the subject decides.
+      assert.equal(classifyDomain('wedding slideshow', skill, seed), 'household');
+      assert.equal(classifyDomain('vendor pitch | pitch_deck', skill, seed), 'retail');
+      assert.equal(classifyDomain('IT migration', skill, seed), 'it');
+      assert.equal(classifyDomain('patients seen this week', skill, seed), 'clinic');
+      // A subject with no sector word leaves it to the skill's words, then to the seed.
+      assert.equal(classifyDomain('annual letter', 'A price list for the shop', seed), 'retail');
+    }
+    // "order" (the slides') is not retail: only "orders" are.
+    const drawn = new Set(
+      Array.from({ length: 40 }, (_, seed) => classifyDomain('annual letter', skill, seed)),
+    );
+    assert.ok(drawn.size >= 5, `a subject naming no sector draws from every kit: ${[...drawn].join(', ')}`);
+    // Whole words only: "items" holds no "it", "patiently" no patient.
+    for (let seed = 1; seed <= 20; seed++)
+      assert.equal(classifyDomain('items waiting patiently', 'A price list for the shop', seed), 'retail');
   });
 });

@@ -78,20 +78,44 @@ export function contentKits(): Map<string, ContentKit> {
   return kits;
 }
 
-/** The kit domain a task's scenario belongs to: most keyword hits; ties and misses by seed. */
-export function classifyDomain(scenarioText: string, seed: number): string {
-  const text = scenarioText.toLowerCase();
-  let best: string[] = [];
-  let bestScore = 0;
-  for (const [domain, kit] of contentKits()) {
-    const score = kit.keywords.filter((k) => new RegExp(`\\b${k}`, 'i').test(text)).length;
-    if (score > bestScore) {
-      best = [domain];
-      bestScore = score;
-    } else if (score === bestScore && score > 0) best.push(domain);
+/**
+ * A kit keyword as a whole word, plurals too ("patient" finds "patients", not "patiently"). A
+ * keyword written in capitals ("IT", "HR") matches only in capitals: "it" is a pronoun.
+ */
+function keywordPattern(k: string): RegExp {
+  const word = k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b${word}(?:s|es)?\\b`, k === k.toUpperCase() ? '' : 'i');
+}
+const patterns = new Map<string, RegExp[]>();
+function hits(domain: string, kit: ContentKit, text: string): number {
+  let list = patterns.get(domain);
+  if (!list) {
+    list = kit.keywords.map(keywordPattern);
+    patterns.set(domain, list);
   }
-  const pool = best.length > 0 ? best : [...contentKits().keys()];
-  return createRng(seed).pick(pool);
+  return list.filter((re) => re.test(text)).length;
+}
+
+/**
+ * The kit domain a task belongs to: most keyword hits in what the task is about (its parameters
+ * and scenario: "wedding slideshow", "tender response"); only when those name no sector, the
+ * skill's own words; ties and misses by seed. The skill's words come second because they describe
+ * the software ("the file it saves"), not the sector.
+ */
+export function classifyDomain(subject: string, skillText: string, seed: number): string {
+  for (const text of [subject, skillText]) {
+    let best: string[] = [];
+    let bestScore = 0;
+    for (const [domain, kit] of contentKits()) {
+      const score = hits(domain, kit, text);
+      if (score > bestScore) {
+        best = [domain];
+        bestScore = score;
+      } else if (score === bestScore && score > 0) best.push(domain);
+    }
+    if (best.length > 0) return createRng(seed).pick(best);
+  }
+  return createRng(seed).pick([...contentKits().keys()]);
 }
 
 /**
