@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import { listTar } from '../preparers/os/tarball.ts';
 import { parseMbox } from '../preparers/thunderbird/mbox.ts';
+import { stringsOf } from '../skills/stringsOf.ts';
 import { namedAddresses, nameMatchesAddress, type Pair } from '../taskcore/verify/people.ts';
 
 /**
@@ -42,6 +43,18 @@ export interface ContentFigures {
   namingOpenFile: number;
   namingOpenFileShare: number;
   namingOpenFileExamples: { taskId: string; skillId: string; file: string }[];
+  /**
+   * Documents (.docx/.odt) against the task's own content set: those whose heading names one of its
+   * topics, those whose heading names none ("Our flyer", or a task whose content has no topics), and of the body lines that come from a
+   * topic, the share from the heading's own (a press release headed "Spring appeal results" should
+   * not go on about the printer driver).
+   */
+  headedDocuments: number;
+  unheadedDocuments: number;
+  topicLinesInBodies: number;
+  headingTopicLines: number;
+  headingAgreement: number;
+  offSubjectExamples: { taskId: string; skillId: string; path: string; heading: string; line: string }[];
 }
 
 const EXAMPLES = 20;
@@ -51,13 +64,6 @@ export const HONORIFIC_SUFFIX =
   /^[A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*)+,? (?:Jr\.?|Sr\.?|I|II|III|IV|V|MD|M\.D\.|DDS|DVM|PhD|Ph\.D\.|Esq\.?|CPA)$/;
 
 const EMAIL = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
-
-function strings(v: unknown, out: string[] = []): string[] {
-  if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) for (const x of v) strings(x, out);
-  else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out);
-  return out;
-}
 
 /** Sentences of a text unit, normalised (case, spacing, quotes), six words or more. */
 export function sentencesOf(text: string): string[] {
@@ -114,11 +120,17 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
     namingOpenFile: 0,
     namingOpenFileShare: 0,
     namingOpenFileExamples: [],
+    headedDocuments: 0,
+    unheadedDocuments: 0,
+    topicLinesInBodies: 0,
+    headingTopicLines: 0,
+    headingAgreement: 0,
+    offSubjectExamples: [],
   };
   const suffixed = new Set<string>();
   const addressTasks = new Map<string, number>();
   for (const t of tasks) {
-    const texts = [t.instruction, ...strings(t.context)];
+    const texts = [t.instruction, ...stringsOf(t.context)];
     // People: one verdict per distinct pair of a task.
     const pairs = new Map<string, Pair>();
     for (const p of namedAddresses([t.instruction, t.context])) pairs.set(`${p.name}\u0000${p.address}`, p);
@@ -129,7 +141,7 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
         f.mismatchExamples.push({ taskId: t.taskId, skillId: t.skillId, ...p, name: p.name });
     }
     const names = new Set<string>([...pairs.values()].map((p) => p.name));
-    for (const s of strings(t.context)) if (s.length <= 60) names.add(s.trim());
+    for (const s of stringsOf(t.context)) if (s.length <= 60) names.add(s.trim());
     for (const name of names) {
       if (!HONORIFIC_SUFFIX.test(name) || suffixed.has(name)) continue;
       suffixed.add(name);
@@ -151,6 +163,7 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
         if (f.duplicateExamples.length < EXAMPLES)
           f.duplicateExamples.push({ taskId: t.taskId, skillId: t.skillId, path: file.path, sentence });
     }
+    measureHeadings(t, f);
     if (t.level === 'natural' || t.level === 'goal') {
       f.naturalGoalTasks++;
       const named = t.openFiles.find((p) => namesFile(t.instruction, p));
@@ -166,7 +179,51 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
   if (top)
     f.topRecipient = { address: top[0], tasks: top[1], share: tasks.length ? top[1] / tasks.length : 0 };
   f.namingOpenFileShare = f.naturalGoalTasks ? f.namingOpenFile / f.naturalGoalTasks : 0;
+  f.headingAgreement = f.topicLinesInBodies ? f.headingTopicLines / f.topicLinesInBodies : 0;
   return f;
+}
+
+const DOCUMENT_FILE = /\.(docx|odt)$/i;
+
+/** A content line as a pattern: its slots ({person}, {date}…) stand for what the task's cast filled in. */
+const linePattern = (line: string) =>
+  new RegExp(line.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-z0-9]+\\?\}/g, '.+?'));
+
+function measureHeadings(t: TaskContent, f: ContentFigures): void {
+  const topics =
+    (t.context as { content?: { topics?: { title: string; sentences: string[] }[] } } | null)?.content
+      ?.topics ?? [];
+  const lines = topics.flatMap((topic) =>
+    topic.sentences.map((line) => ({ topic, line: linePattern(line) })),
+  );
+  for (const file of t.files) {
+    if (!DOCUMENT_FILE.test(file.path) || file.units.length < 2) continue;
+    const heading = file.units[0]!;
+    // The longest title inside the heading: "Budget review" over "Budget".
+    const subject = topics
+      .filter((topic) => heading.includes(topic.title))
+      .sort((a, b) => b.title.length - a.title.length)[0];
+    if (!subject) {
+      f.unheadedDocuments++;
+      continue;
+    }
+    f.headedDocuments++;
+    for (const unit of file.units.slice(1))
+      for (const { topic, line } of lines) {
+        const hit = line.exec(unit);
+        if (!hit) continue;
+        f.topicLinesInBodies++;
+        if (topic === subject) f.headingTopicLines++;
+        else if (f.offSubjectExamples.length < EXAMPLES)
+          f.offSubjectExamples.push({
+            taskId: t.taskId,
+            skillId: t.skillId,
+            path: file.path,
+            heading,
+            line: hit[0],
+          });
+      }
+  }
 }
 
 const decodeXml = (s: string) =>

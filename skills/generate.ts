@@ -32,11 +32,13 @@ export interface ProseSource {
   next(kind: ProseKind, maxWords?: number, about?: number): string;
   /**
    * A part of a document type's frame (skills/content/documentTypes.ts): its heading around the
-   * next title drawn (the subject: the paragraphs after it are about it), or its opening or closing.
+   * next title drawn (the subject: the paragraphs after it are about it), its opening or closing,
+   * or a paragraph of its body.
    */
-  frame(type: string, part: FramePart): string;
+  frame(type: string, part: FramePart, left?: number, of?: string): string;
 }
-export type FramePart = 'title' | 'opening' | 'closing';
+/** `body`: a paragraph about the subject, with `left` body paragraphs still to come (this one included). */
+export type FramePart = 'title' | 'opening' | 'body' | 'closing';
 export const FIELD_KINDS = [
   'first_name',
   'last_name',
@@ -97,6 +99,12 @@ const fieldObject = z
       .describe(
         'for title and paragraph: a document type (skills/content/documentTypes.yaml); a title gets its heading around the subject, a paragraph node of 3 or more records opens and closes in its form',
       ),
+    of: z
+      .string()
+      .min(1)
+      .max(80)
+      .optional()
+      .describe("with frame: the organisation the document is from (default: the task's own)"),
   })
   .strict();
 const fieldSchema = z.union([z.enum(FIELD_KINDS), fieldObject]);
@@ -257,8 +265,10 @@ function field(
     if (!prose) throw new Error(`field kind ${f.kind} needs a content set (an llm content node)`);
     if (f.frame !== undefined) {
       if (f.kind === 'title') return prose.frame(f.frame, 'title');
-      if (index === 0) return prose.frame(f.frame, 'opening');
-      if (index === count - 1 && count >= 3) return prose.frame(f.frame, 'closing');
+      if (index === 0) return prose.frame(f.frame, 'opening', 1, f.of);
+      const closes = count >= 3;
+      if (index === count - 1 && closes) return prose.frame(f.frame, 'closing', 1, f.of);
+      return prose.frame(f.frame, 'body', (closes ? count - 1 : count) - index);
     }
     return prose.next(
       f.kind as ProseKind,

@@ -109,6 +109,11 @@ export function register(program: Command): void {
               `${formatInt(r.figures.duplicateSentences)} in ${formatInt(r.figures.filesWithDuplicates)} files`,
             ),
             kv('Natural/goal naming an open file', formatPercent(r.figures.namingOpenFileShare)),
+            kv(
+              'Documents headed by a subject (of those with a heading)',
+              `${formatInt(r.figures.headedDocuments)} of ${formatInt(r.figures.headedDocuments + r.figures.unheadedDocuments)}`,
+            ),
+            kv('Body lines on the heading’s subject', formatPercent(r.figures.headingAgreement)),
           ],
         ),
         '',

@@ -8,9 +8,11 @@ import { z } from 'zod';
  * its type, whatever it is about. A heading pattern goes around the subject's title; an opening and
  * a closing paragraph in the type's own form (a dateline and "Ends.", who was present and the
  * actions) go around the body, which is written about one subject. Frames are the engine's, like the
- * task's cast: the subject prose comes from the task's content set, offline or from a model.
+ * task's cast: the subject prose comes from the task's content set, offline or from a model. Their
+ * {ours} is the organisation the document is from (the task's own, or one the spec names); {org}
+ * stays another organisation, as in the content.
  */
-const SLOT = /\{(?!person\}|person2\}|date\}|place\}|org\}|amount\})[^}]*\}/;
+const SLOT = /\{(?!person\}|person2\}|date\}|place\}|org\}|ours\}|amount\})[^}]*\}/;
 const part = z
   .string()
   .min(40)

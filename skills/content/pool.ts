@@ -135,11 +135,17 @@ export function castFor(taskSeed: number) {
   const person = drawPerson(rng);
   let person2 = drawPerson(rng);
   while (person2.name === person.name) person2 = drawPerson(rng);
+  const place = faker.location.city();
+  const org = drawOrganisation(rng);
+  // The organisation the task's documents come from, never the partner {org} their lines mention.
+  let ours = drawOrganisation(rng);
+  while (ours === org) ours = drawOrganisation(rng);
   return {
     person: person.name,
     person2: person2.name,
-    place: faker.location.city(),
-    org: drawOrganisation(rng),
+    place,
+    org,
+    ours,
     amount: () => `£${(rng.int(12, 480) * 25).toLocaleString('en-GB')}`,
     // One sentence, one date for the whole task: "the cake sale on {date}" in a deck and in a mail
     // of the same task names the same day (the coherence node rejects an event given two dates).
@@ -237,24 +243,29 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     for (let j = 1; j < remaining.length; j++) if (lines(remaining[j]!) > lines(remaining[best]!)) best = j;
     return remaining.splice(best, 1)[0]!;
   };
-  /** Whether the latest title is a framed document's heading (its body spans several paragraphs). */
-  let documentBody = false;
   const source: ProseSource = {
-    frame(name: string, part: FramePart): string {
+    frame(name: string, part: FramePart, left = 1, of?: string): string {
       const type = documentType(name);
+      if (part === 'body') {
+        // The subject's lines shared out over the body paragraphs still to come, one to three
+        // each, so a long document stays on its subject instead of spending it in one paragraph.
+        const own = topicFor()?.sentences.filter(fresh) ?? [];
+        if (own.length === 0) return source.next('paragraph');
+        const parts = own.slice(0, Math.min(3, Math.ceil(own.length / Math.max(1, left))));
+        for (const x of parts) used.add(x);
+        givenParagraphs.push(parts.join(' '));
+        return fill(parts.join(' '));
+      }
       const variants = part === 'title' ? type.title : type[part];
       const pick = variants[deriveSeed(taskSeed, 'frame', name, part) % variants.length]!;
-      if (part !== 'title') return fill(pick);
       // The heading's title is drawn like any other: the paragraphs after it are about it.
-      const heading = pick.replace('{title}', source.next('title'));
-      documentBody = true;
-      return heading;
+      if (part === 'title') return pick.replace('{title}', source.next('title'));
+      return fill(pick).replace(/\{ours\}/g, of ?? cast.ours);
     },
     next(kind: ProseKind, maxWords?: number, about?: number): string {
       switch (kind) {
         case 'title': {
           if (titles.length === 0) throw new Error('the content set has no items of this kind');
-          documentBody = false;
           const title = nextTitle();
           if (!lastWasTitle) runStart = drawn.length;
           lastWasTitle = true;
@@ -308,10 +319,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
         case 'paragraph': {
           const own = topicFor(about)?.sentences.filter(fresh) ?? [];
           if (own.length >= 2) {
-            // A document's body: four or five lines make two paragraphs of its subject, not one
-            // and a stray one.
-            const pairs = documentBody && (own.length === 4 || own.length === 5);
-            const parts = own.slice(0, pairs ? 2 : 3);
+            const parts = own.slice(0, 3);
             for (const x of parts) used.add(x);
             givenParagraphs.push(parts.join(' '));
             return fill(parts.join(' '));

@@ -50,6 +50,59 @@ describe('content figures (forge report content)', () => {
     ]);
   });
 
+  test('headings: a document headed by a topic of its content, and its body lines on that subject', () => {
+    const content = {
+      topics: [
+        {
+          title: 'Spring appeal results',
+          sentences: ['The appeal raised more than {amount}.', '{person} will thank every donor.'],
+        },
+        { title: 'Printer problems', sentences: ['The printer on floor two needs a new driver.'] },
+      ],
+    };
+    const f = contentFigures([
+      task({
+        taskId: 'on',
+        context: { content },
+        files: [
+          {
+            path: 'Documents/appeal.docx',
+            units: [
+              'News release: Spring appeal results',
+              'The appeal raised more than £4,000. Ann Lee will thank every donor.',
+            ],
+          },
+        ],
+      }),
+      task({
+        taskId: 'off',
+        context: { content },
+        files: [
+          {
+            path: 'Documents/appeal.docx',
+            units: [
+              'Spring appeal results',
+              'The printer on floor two needs a new driver.',
+              'Ann Lee will thank every donor.',
+            ],
+          },
+          { path: 'Desktop/flyer.docx', units: ['Our flyer', 'The appeal raised more than £9.'] },
+          // Not a document: a deck's title slide is not measured here.
+          { path: 'Desktop/deck.pptx', units: ['Printer problems', 'The appeal raised more than £9.'] },
+        ],
+      }),
+    ]);
+    assert.equal(f.headedDocuments, 2);
+    assert.equal(f.unheadedDocuments, 1);
+    assert.equal(f.topicLinesInBodies, 4);
+    assert.equal(f.headingTopicLines, 3);
+    assert.equal(f.headingAgreement, 3 / 4);
+    assert.deepEqual(
+      f.offSubjectExamples.map((e) => [e.taskId, e.line]),
+      [['off', 'The printer on floor two needs a new driver.']],
+    );
+  });
+
   test('honorific suffixes: distinct suffixed names over the tasks', () => {
     for (const n of [
       'Mozell Raynor PhD',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ContentSet } from '../../llm/offline/content/kit.ts';
 import { DocumentTypeError, documentType, documentTypes } from '../../skills/content/documentTypes.ts';
-import { proseSourceFor } from '../../skills/content/pool.ts';
+import { castFor, proseSourceFor } from '../../skills/content/pool.ts';
 import { generateRecords } from '../../skills/generate.ts';
 import { loadSkillLibrary } from '../../skills/load.ts';
 import { authorTask } from '../../skills/run/author.ts';
@@ -83,7 +83,7 @@ describe('document types', () => {
     assert.ok(seen.size >= 2, 'the seeds drew one type only');
   });
 
-  test('a framed body spends its subject over two paragraphs; an unframed record keeps three lines', () => {
+  test('a framed body shares its subject’s lines over its paragraphs; an unframed record keeps three lines', () => {
     const topic = (title: string) => ({
       title,
       sentences: [1, 2, 3, 4].map((i) => `Line ${i} about ${title.toLowerCase()} for the team.`),
@@ -119,6 +119,20 @@ describe('document types', () => {
       assert.equal(sentencesOf(body).length, 2, body);
       for (const x of sentencesOf(body)) assert.match(x, /about budget/);
     }
+    // Four body paragraphs over four lines: one line each, all on the subject.
+    const long = proseSourceFor(set, 4);
+    generateRecords(
+      { records: 1, fields: { h: { kind: 'title', frame: 'newsletter', unique: false } }, duplicates: 0 },
+      1,
+      long,
+    );
+    const bodies = generateRecords(
+      { records: 6, fields: { p: { kind: 'paragraph', frame: 'newsletter', unique: true } }, duplicates: 0 },
+      2,
+      long,
+    ).records.map((r) => String(r.p));
+    for (const body of bodies.slice(1, -1)) assert.match(body, /^Line \d about budget for the team\.$/);
+    assert.equal(new Set(bodies).size, 6);
     // A mail's body after its subject: three of the four lines, as before frames.
     const mail = generateRecords(
       { records: 1, fields: { subject: 'title', body: 'paragraph' }, duplicates: 0 },
@@ -127,6 +141,48 @@ describe('document types', () => {
     );
     assert.equal(mail.records[0]!.subject, 'Travel');
     assert.equal(sentencesOf(String(mail.records[0]!.body)).length, 3);
+  });
+
+  test('a frame speaks for its own organisation, the one a spec names, never the partner its lines mention', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const cast = castFor(seed);
+      assert.notEqual(cast.ours, cast.org, `seed ${seed}`);
+    }
+    const set: ContentSet = {
+      titles: [],
+      topics: [
+        {
+          title: 'Budget',
+          sentences: ['Line one about the budget for {org}.', 'Line two about the budget.'],
+        },
+      ],
+      sentences: [],
+      paragraphs: [],
+      products: [],
+    };
+    const framed = (seed: number, of?: string) => {
+      const prose = proseSourceFor(set, seed);
+      const field = { frame: 'annual report', unique: false, ...(of ? { of } : {}) };
+      generateRecords({ records: 1, fields: { h: { kind: 'title', ...field } }, duplicates: 0 }, 1, prose);
+      return generateRecords(
+        { records: 3, fields: { p: { kind: 'paragraph', ...field } }, duplicates: 0 },
+        2,
+        prose,
+      ).records.map((r) => String(r.p));
+    };
+    // Seeds whose opening names an organisation: it is the task's own (or the named one), not the partner.
+    let naming = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const cast = castFor(seed);
+      const [opening, body] = framed(seed);
+      assert.ok(body!.includes(cast.org), body);
+      assert.ok(!opening!.includes(cast.org), opening);
+      if (!opening!.includes(cast.ours)) continue;
+      naming++;
+      const [named] = framed(seed, 'Harbor Logistics');
+      assert.ok(named!.includes('Harbor Logistics') && !named!.includes(cast.ours), named);
+    }
+    assert.ok(naming >= 3, `${naming} of 30 openings name an organisation`);
   });
 
   test('a spec naming a type the table lacks fails as the spec’s error, named', async () => {
