@@ -59,10 +59,20 @@ export async function osInvariants(initial: FileMap, solved: FileMap, files: str
   const outputs = new Set(
     [...after.nodes.keys()].filter((p) => before.get(p) === undefined).flatMap((p) => parentDirs(p)),
   );
+  // A hidden folder counts only under a hidden root the oracle makes: inside one that was there
+  // (~/.thunderbird, ~/.config) the app keeps its own files (the real Thunderbird writes an .msf
+  // beside a mail folder the task makes).
+  const hiddenRoot = (p: string) => {
+    const segments = p.split('/');
+    const at = segments.findIndex((seg) => seg.startsWith('.'));
+    return segments.slice(0, at + 1).join('/');
+  };
   const made = [...after.nodes.entries()].flatMap(([p, n]) =>
     n.type === 'dir' &&
     before.get(p) === undefined &&
-    (visible(p) || outputs.has(p) || parentDirs(p).some((d) => paths.has(d)))
+    (visible(p) ||
+      (outputs.has(p) && before.get(hiddenRoot(p)) === undefined) ||
+      parentDirs(p).some((d) => paths.has(d)))
       ? [p]
       : [],
   );

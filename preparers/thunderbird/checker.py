@@ -814,6 +814,21 @@ def tb_unchanged(env, c):
     return ok, ({'messages': len(c['messages'])} if ok else {'changedMessages': changed, 'examples': problems, 'lost': lost})
 
 
+# ---- thunderbird.prefs_kept (preparers/thunderbird/prefsKept.ts) ----
+
+@kind('thunderbird.prefs_kept')
+def tb_prefs_kept(env, c):
+    now = Profile(env).prefs()
+    changed = [{'name': k, 'was': v, 'now': now.get(k)} for k, v in c['prefs'].items()
+               if k not in now or now[k] != v or type(now[k]) is not type(v)]
+    watch = [re.compile(x) for x in c['watch']]
+    ignore = [re.compile(x) for x in c['ignore']]
+    added = sorted(k for k in now if k not in c['prefs'] and k not in c['made'] and
+                   any(w.search(k) for w in watch) and not any(i.search(k) for i in ignore))
+    ok = not changed and not added
+    return ok, ({'prefs': len(c['prefs'])} if ok else {'changed': changed[:10], 'added': added})
+
+
 # ---- thunderbird.created (preparers/thunderbird/created.ts) ----
 
 OFFICE_FILE = re.compile(r'\.(xlsx|docx|pptx|ods|odt|odp)$', re.I)

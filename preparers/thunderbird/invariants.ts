@@ -5,6 +5,7 @@ import { deriveCreated } from './created.ts';
 import { parseFilters } from './filters.ts';
 import { FLAG } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
+import { derivePrefsKept } from './prefsKept.ts';
 import { isLive, Profile } from './profile.ts';
 import { filterOutcome, filterSelects } from './runFilters.ts';
 
@@ -139,6 +140,7 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
       readOnOpen: readIsTask ? 0 : MAY_OPEN,
     },
     { kind: 'thunderbird.created', ...deriveCreated(initial, solved) },
+    { kind: 'thunderbird.prefs_kept', ...derivePrefsKept(initial, solved) },
   ];
 }
 

@@ -1,8 +1,11 @@
 import { type EditMutant, editMutants, twinPath } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
+import { applyThunderbird } from './apply.ts';
 import { STANDARD_FOLDERS } from './folders.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
+import type { PrefValue } from './prefs.ts';
+import { heldPref } from './prefsKept.ts';
 import { isLive, Profile } from './profile.ts';
 import type { ThunderbirdEdit } from './schema.ts';
 import { matches, type Selector } from './select.ts';
@@ -97,9 +100,49 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
     return undefined;
   };
   const { out, add, also } = editMutants(edits);
+  /**
+   * A setting the profile has that the task leaves alone, changed on the way (a checkbox beside the
+   * asked one, the identity's other switch): the nearest by name to `near`. Booleans and numbers
+   * only; an identity's validity and the prefs the app manages are not a person's setting.
+   */
+  let touched: Set<string> | undefined;
+  const strayPref = async (near: string): Promise<{ name: string; value: PrefValue } | undefined> => {
+    if (touched === undefined) {
+      const before = profile.prefs();
+      const after = new Profile(await applyThunderbird(initial, edits)).prefs();
+      touched = new Set([...before.keys(), ...after.keys()].filter((k) => before.get(k) !== after.get(k)));
+    }
+    const shared = (a: string) => {
+      let n = 0;
+      while (n < a.length && a[n] === near[n]) n++;
+      return n;
+    };
+    const candidates = [...profile.prefs()].filter(
+      ([k, v]) => heldPref(k) && !touched!.has(k) && !/\.valid$/.test(k) && typeof v !== 'string',
+    );
+    candidates.sort((a, b) => shared(b[0]) - shared(a[0]) || (a[0] < b[0] ? -1 : 1));
+    const pick = candidates[0];
+    if (pick === undefined) return undefined;
+    const [name, value] = pick;
+    return { name, value: typeof value === 'boolean' ? !value : (value as number) + 1 };
+  };
+  const prefTargets: Record<string, (e: ThunderbirdEdit) => string> = {
+    'thunderbird.set_pref': (e) => (e as { name: string }).name,
+    'thunderbird.set_signature': () => 'mail.identity.id1.sig_on_reply',
+  };
   /** The cards the task adds: no bystander is one of them. */
   const cards = edits.flatMap((e) => (e.op === 'thunderbird.add_contact' ? [e.contact.email] : []));
   for (const [i, edit] of edits.entries()) {
+    const prefNear = prefTargets[edit.op];
+    if (prefNear !== undefined) {
+      const stray = await strayPref(prefNear(edit));
+      if (stray !== undefined)
+        also(i, `and ${stray.name} switched to ${String(stray.value)} too (a setting not asked for)`, {
+          op: 'thunderbird.set_pref',
+          name: stray.name,
+          value: stray.value,
+        });
+    }
     switch (edit.op) {
       case 'thunderbird.move_message':
       case 'thunderbird.delete_message':

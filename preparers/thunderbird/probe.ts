@@ -9,6 +9,7 @@ import { probeProfileUnchanged } from './invariants.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
 import type { PrefValue } from './prefs.ts';
+import { probePrefsKept } from './prefsKept.ts';
 import { isLive, Profile } from './profile.ts';
 import type { ThunderbirdCheck } from './schema.ts';
 import { matches, subjects } from './select.ts';
@@ -169,6 +170,8 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
       return probeProfileUnchanged(profile.files, check);
     case 'thunderbird.created':
       return probeCreated(profile.files, check);
+    case 'thunderbird.prefs_kept':
+      return probePrefsKept(profile.files, check);
     case 'thunderbird.pref': {
       const value = profile.prefs().get(check.name);
       const pass =

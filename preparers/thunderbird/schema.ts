@@ -553,6 +553,21 @@ export const checkSchema = z.discriminatedUnion('kind', [
     .describe('Invariant: messages, folders, contacts and filters the task does not name are as they were.'),
   z
     .strictObject({
+      kind: z.literal('thunderbird.prefs_kept'),
+      prefs: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+        .describe(
+          'mail., mailnews., msgcompose. and ldap_2. prefs the task leaves alone, with their values.',
+        ),
+      made: z.array(z.string()).describe('Prefs the task sets, changes or removes.'),
+      watch: z.array(z.string()).describe('Regular expressions: a new pref matching one is a change…'),
+      ignore: z.array(z.string()).describe('…unless it matches one of these (prefs the app writes itself).'),
+    })
+    .describe(
+      'Invariant: the profile keeps those prefs as they were, and no Settings-page pref appears that the task does not set.',
+    ),
+  z
+    .strictObject({
       kind: z.literal('thunderbird.created'),
       filters: z.array(
         z.strictObject({

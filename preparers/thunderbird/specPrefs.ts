@@ -6,7 +6,7 @@ import { z } from 'zod';
  * are the profile's own and stay out of a spec's reach; identity display settings the spec
  * needs (name, signature, organisation, reply-to) are fields of its `identities`.
  */
-const ALLOWED = [
+export const SPEC_PREF_PATTERNS = [
   /^mail\.pane_config\./,
   /^mail\.compose\./,
   /^mail\.display_/,
@@ -36,7 +36,7 @@ const ALLOWED = [
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function specPrefAllowed(name: string): boolean {
-  return ALLOWED.some((re) => re.test(name));
+  return SPEC_PREF_PATTERNS.some((re) => re.test(name));
 }
 
 export const specPrefsSchema = z

@@ -25,6 +25,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SKILLS = [
   'thunderbird.filters.move-by-sender',
   'thunderbird.settings.identity',
+  // A Settings-page pref: prefs.js held against the app's own rewrite (thunderbird.prefs_kept).
+  'thunderbird.settings.preferences',
   'thunderbird.contacts.add-contact',
   'thunderbird.messages.tag-message',
   'thunderbird.drafts.new-message',

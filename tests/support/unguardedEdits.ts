@@ -1,16 +1,11 @@
 /**
  * Skills with an oracle edit that no mutant's discriminating kill guards yet (issue 26: every edit
  * of the oracle should have a near miss that a check the untouched state passes catches), with
- * why. Measured with every skill's offline task at all three levels (session 16: 72 of 873 tasks).
+ * why. Measured with every skill's offline task at all three levels (session 16: 72 of 873 tasks; session 17 held Thunderbird's prefs.js).
  * The whole-library test names any other skill that shows such an edit in its round and asserts
  * the share stays under its bound (a composite's gap depends on the round's seed).
  */
 export const KNOWN_UNGUARDED: Record<string, string> = {
-  // Thunderbird's prefs.js is not held: the real app rewrites it with its own runtime prefs.
-  'thunderbird.settings.identity': 'prefs.js not held',
-  'thunderbird.settings.preferences': 'prefs.js not held',
-  'thunderbird.identity.set-signature': 'prefs.js not held',
-  'composite.writer-thunderbird.company-header-and-signature': 'prefs.js not held (the signature)',
   // A list's members are judged by the task's own check; a member who is already a card adds no card.
   'thunderbird.contacts.mailing-list': 'list membership not held',
   'multi.calc-thunderbird.mailing-list-from-roster': 'list membership not held',

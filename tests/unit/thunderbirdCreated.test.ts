@@ -82,7 +82,7 @@ describe('thunderbird.created: what the task creates equals the oracle', () => {
     const { initial, solved, checks, state } = await scene([filter()]);
     assert.deepEqual(
       checks.map((c) => c.kind),
-      ['thunderbird.unchanged', 'thunderbird.created'],
+      ['thunderbird.unchanged', 'thunderbird.created', 'thunderbird.prefs_kept'],
     );
     const pass = async (edits: { op: string }[]) =>
       (await verdicts(initial, checks, await state(edits)))['thunderbird.created'];
@@ -301,7 +301,11 @@ describe('generic Thunderbird rights', () => {
     });
     assert.equal((await tb.probe(ran, bills)).pass, true, 'Run Now moved the matching mail');
     const v = await verdicts(initial, checks, ran);
-    assert.deepEqual(v, { 'thunderbird.unchanged': true, 'thunderbird.created': true });
+    assert.deepEqual(v, {
+      'thunderbird.unchanged': true,
+      'thunderbird.created': true,
+      'thunderbird.prefs_kept': true,
+    });
     const byHand = await state([
       filter(),
       { op: 'thunderbird.move_message', folder: 'Inbox', subject: 'Lunch', to: 'Bills' } as { op: string },
@@ -328,6 +332,7 @@ describe('generic Thunderbird rights', () => {
     assert.deepEqual(await verdicts(initial, checks, ran), {
       'thunderbird.unchanged': true,
       'thunderbird.created': true,
+      'thunderbird.prefs_kept': true,
     });
     const byHand = await state([
       tagging,
