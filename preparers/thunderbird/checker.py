@@ -814,6 +814,29 @@ def tb_unchanged(env, c):
     return ok, ({'messages': len(c['messages'])} if ok else {'changedMessages': changed, 'examples': problems, 'lost': lost})
 
 
+# ---- thunderbird.lists_kept (preparers/thunderbird/listsKept.ts) ----
+
+def list_snaps(env):
+    pr = profile(env)
+    rel = pr.path('abook.sqlite')
+    if env.read(rel) is None:
+        return []
+    emails = {uid: x['email'] for uid, x in read_contacts_by_uid(env, rel).items()}
+    lists, links = read_lists(env, rel)
+    return [{'name': js_trim(name).lower(),
+             'members': sorted(set(e.lower() for e in (emails.get(card, '') for lst, card in links if lst == uid) if e))}
+            for uid, name in lists]
+
+
+@kind('thunderbird.lists_kept')
+def tb_lists_kept(env, c):
+    now = list_snaps(env)
+    unexpected = [l for l in now if not any(same_json(a, l) for a in c['allowed'])]
+    missing = [h for h in c['held'] if not any(same_json(l, h) for l in now)]
+    ok = not unexpected and not missing
+    return ok, ({'lists': len(now)} if ok else {'unexpected': unexpected, 'missing': missing})
+
+
 # ---- thunderbird.prefs_kept (preparers/thunderbird/prefsKept.ts) ----
 
 @kind('thunderbird.prefs_kept')

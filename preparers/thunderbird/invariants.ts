@@ -3,6 +3,7 @@ import type { FileMap, ProbeResult } from '../types.ts';
 import { readContacts } from './addressBook.ts';
 import { deriveCreated } from './created.ts';
 import { parseFilters } from './filters.ts';
+import { deriveListsKept } from './listsKept.ts';
 import { FLAG } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
 import { derivePrefsKept } from './prefsKept.ts';
@@ -141,6 +142,7 @@ export async function thunderbirdInvariants(initial: FileMap, solved: FileMap): 
     },
     { kind: 'thunderbird.created', ...deriveCreated(initial, solved) },
     { kind: 'thunderbird.prefs_kept', ...derivePrefsKept(initial, solved) },
+    { kind: 'thunderbird.lists_kept', ...deriveListsKept(initial, solved) },
   ];
 }
 

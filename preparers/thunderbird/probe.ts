@@ -6,6 +6,7 @@ import { probeCreated } from './created.ts';
 import { ACTION_NAMES, actionFolder, parseCondition, parseFilters } from './filters.ts';
 import { folderOfUri } from './folders.ts';
 import { probeProfileUnchanged } from './invariants.ts';
+import { probeListsKept } from './listsKept.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
 import { normalizeSubject, parseMessage } from './mime.ts';
 import type { PrefValue } from './prefs.ts';
@@ -172,6 +173,8 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
       return probeCreated(profile.files, check);
     case 'thunderbird.prefs_kept':
       return probePrefsKept(profile.files, check);
+    case 'thunderbird.lists_kept':
+      return probeListsKept(profile.files, check);
     case 'thunderbird.pref': {
       const value = profile.prefs().get(check.name);
       const pass =

@@ -553,6 +553,21 @@ export const checkSchema = z.discriminatedUnion('kind', [
     .describe('Invariant: messages, folders, contacts and filters the task does not name are as they were.'),
   z
     .strictObject({
+      kind: z.literal('thunderbird.lists_kept'),
+      allowed: z
+        .array(z.strictObject({ name: z.string(), members: z.array(z.string()) }))
+        .describe(
+          'The lists the task leaves: name (trimmed, lower case) and member e-mails (lower case, sorted).',
+        ),
+      held: z
+        .array(z.strictObject({ name: z.string(), members: z.array(z.string()) }))
+        .describe('Lists that were there and the task leaves alone.'),
+    })
+    .describe(
+      'Invariant: every mailing list is one the task leaves, and the untouched ones are still there.',
+    ),
+  z
+    .strictObject({
       kind: z.literal('thunderbird.prefs_kept'),
       prefs: z
         .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))

@@ -847,6 +847,11 @@ def writer_unchanged(doc, c):
             problems.append({key: now[key]})
     if c.get('maxTables') is not None and len(now['tables']) > c['maxTables']:
         problems.append({'tables': len(now['tables']), 'atMost': c['maxTables']})
+    for t, r, col, text in c.get('cells') or []:
+        tables = now['tables']
+        got = tables[t][r][col] if t < len(tables) and r < len(tables[t]) and col < len(tables[t][r]) else None
+        if got != text:
+            problems.append({'cell': [t, r, col], 'was': text, 'now': got})
     if c.get('maxComments') is not None and len(comments_of(doc)) > c['maxComments']:
         problems.append({'comments': len(comments_of(doc)), 'atMost': c['maxComments']})
     if c.get('maxPictures') is not None:

@@ -163,6 +163,11 @@ export async function writerInvariants(
         : after.tables.length > before.tables.length
           ? { maxTables: after.tables.length }
           : {}),
+      // A table the oracle edits keeps every cell it leaves alone (a value typed in the
+      // neighbouring cell too is collateral; the untouched document passes).
+      ...(!same(before.tables, after.tables) && before.tables.length === after.tables.length
+        ? { cells: keptCells(before.tables, after.tables) }
+        : {}),
       ...(same(before.header, after.header) ? { header: after.header } : {}),
       ...(same(before.footer, after.footer) ? { footer: after.footer } : {}),
       ...(before.orientation === after.orientation ? { orientation: after.orientation } : {}),
@@ -198,6 +203,7 @@ export async function probeWriterUnchanged(
     touched?: ParagraphSnap[];
     tables?: string[][][];
     maxTables?: number;
+    cells?: [number, number, number, string][];
     maxComments?: number;
     maxPictures?: number;
     header?: string[];
@@ -233,6 +239,10 @@ export async function probeWriterUnchanged(
   }
   if (check.maxTables !== undefined && now.tables.length > check.maxTables)
     problems.push({ tables: now.tables.length, atMost: check.maxTables });
+  for (const [t, r, c, text] of check.cells ?? []) {
+    const got = now.tables[t]?.[r]?.[c];
+    if (got !== text) problems.push({ cell: [t, r, c], was: text, now: got ?? null });
+  }
   if (check.maxComments !== undefined || check.maxPictures !== undefined) {
     const n = await extrasCount(docx);
     if (check.maxComments !== undefined && n.comments > check.maxComments)
@@ -244,4 +254,13 @@ export async function probeWriterUnchanged(
     pass: problems.length === 0,
     observed: problems.length === 0 ? { kept: check.paragraphs.length } : { problems: problems.slice(0, 6) },
   };
+}
+
+/** Cells equal before and after, table by table, row by row: [table, row, column, text]. */
+function keptCells(before: string[][][], after: string[][][]): [number, number, number, string][] {
+  const out: [number, number, number, string][] = [];
+  for (const [t, table] of before.entries())
+    for (const [r, row] of table.entries())
+      for (const [c, text] of row.entries()) if (after[t]?.[r]?.[c] === text) out.push([t, r, c, text]);
+  return out;
 }

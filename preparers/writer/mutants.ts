@@ -1,7 +1,8 @@
 import type { FileMap } from '../types.ts';
 import { applyWriter } from './apply.ts';
-import { matchingParagraphs, openDocx, paragraphs, paragraphText } from './document.ts';
+import { matchingParagraphs, openDocx, paragraphs, paragraphText, tables } from './document.ts';
 import type { WriterEdit } from './schema.ts';
+import { tableCells } from './tables.ts';
 
 type Mutant = { name: string; edit?: number; edits: WriterEdit[]; also?: WriterEdit[] };
 
@@ -135,6 +136,33 @@ export async function writerMutants(edits: WriterEdit[], initial: FileMap): Prom
         out.push({ name: `${edit.op} #${i + 1} on ${where} too`, edit: i, edits, also: [beside] });
         break;
       }
+    }
+    // The same text typed into the cell below too (above, at the table's end): a cell the task
+    // leaves alone, which only the invariant's kept cells see.
+    if (edit.op === 'writer.fill_table_cell' && before) {
+      const cells = tables(before.body).map(tableCells)[edit.table - 1];
+      const taken = (row: number) =>
+        edits.some(
+          (e) =>
+            e.op === 'writer.fill_table_cell' &&
+            e.table === edit.table &&
+            e.row === row &&
+            e.col === edit.col,
+        );
+      const row = [edit.row + 1, edit.row - 1].find(
+        (r) =>
+          r >= 2 &&
+          cells?.[r - 1]?.[edit.col - 1] !== undefined &&
+          cells[r - 1]![edit.col - 1] !== edit.text &&
+          !taken(r),
+      );
+      if (row !== undefined)
+        out.push({
+          name: `${edit.op} #${i + 1} and row ${row} too (a cell the task leaves alone)`,
+          edit: i,
+          edits,
+          also: [{ ...edit, row }],
+        });
     }
     solvedParas[edit.file] ??= await bodyBefore(initial, edits, edits.length, edit.file).then(
       (d) => d && new Set(d.texts.map((t) => t.text)),

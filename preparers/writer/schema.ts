@@ -531,6 +531,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .min(0)
         .optional()
         .describe('At most this many tables (the task adds some).'),
+      cells: z
+        .array(
+          z.tuple([z.number().int().min(0), z.number().int().min(0), z.number().int().min(0), z.string()]),
+        )
+        .optional()
+        .describe(
+          'Cells the task leaves alone in the tables it edits: [table, row, column, text], all 0-based.',
+        ),
       maxCount: z.number().int().min(0).optional().describe('At most this many non-empty body paragraphs.'),
       maxComments: z.number().int().min(0).optional().describe('At most this many comments.'),
       maxPictures: z.number().int().min(0).optional().describe('At most this many pictures in the body.'),

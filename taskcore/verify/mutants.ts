@@ -233,6 +233,7 @@ export async function deriveMutants(
       own.push({ name: `${edit.op} #${i + 1} left out`, edit: i, edits: edits.filter((_, k) => k !== i) });
     return own;
   });
+  const fromApp = new Set<Mutant>();
   for (const app of new Set(edits.map((e) => appOf(e.op)))) {
     const at = edits.flatMap((e, i) => (appOf(e.op) === app ? [i] : []));
     const own =
@@ -249,18 +250,23 @@ export async function deriveMutants(
       const edit = m.edit === undefined ? undefined : at[m.edit];
       if (m.also?.length) next.splice((edit ?? next.length - 1) + 1, 0, ...m.also);
       // A whole-task mutant queues with the first edit's.
-      perEdit[edit ?? 0]!.push({
+      const mutant: Mutant = {
         name: m.name,
         ...(edit === undefined ? {} : { edit }),
         edits: next,
         ...(m.also?.length ? { collateral: true } : {}),
-      });
+      };
+      fromApp.add(mutant);
+      perEdit[edit ?? 0]!.push(mutant);
     }
   }
   // Each edit's first collateral mutant (its edit made, plus damage beside it) goes second in its
   // queue, so that a capped task still tries, per edit, one a discriminating check must kill.
+  // The app's own collateral comes first of them: it reads the document and picks a target that
+  // exists (the generic one may name a row past the table's end, a state no agent can leave).
   for (const list of perEdit) {
-    const k = list.findIndex((m) => m.collateral);
+    const first = list.findIndex((m) => m.collateral && fromApp.has(m));
+    const k = first >= 0 ? first : list.findIndex((m) => m.collateral);
     if (k > 1) list.splice(1, 0, ...list.splice(k, 1));
   }
   const out: Mutant[] = [];

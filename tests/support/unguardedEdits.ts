@@ -1,15 +1,11 @@
 /**
  * Skills with an oracle edit that no mutant's discriminating kill guards yet (issue 26: every edit
  * of the oracle should have a near miss that a check the untouched state passes catches), with
- * why. Measured with every skill's offline task at all three levels (session 16: 72 of 873 tasks; session 17 held Thunderbird's prefs.js).
+ * why. Measured with every skill's offline task at all three levels (session 16: 72 of 873 tasks; session 17 held Thunderbird's prefs.js, mailing lists and Writer table cells).
  * The whole-library test names any other skill that shows such an edit in its round and asserts
  * the share stays under its bound (a composite's gap depends on the round's seed).
  */
 export const KNOWN_UNGUARDED: Record<string, string> = {
-  // A list's members are judged by the task's own check; a member who is already a card adds no card.
-  'thunderbird.contacts.mailing-list': 'list membership not held',
-  'multi.calc-thunderbird.mailing-list-from-roster': 'list membership not held',
-  'composite.thunderbird-os-calc-writer-impress.event-prep': 'list membership not held',
   // No mail in the profile to take a bystander's address from.
   'multi.calc-thunderbird.contacts-import': 'no bystander for a card too many',
   'multi.calc-thunderbird.attach-workbook-draft': 'no bystander for a second draft',
@@ -27,7 +23,6 @@ export const KNOWN_UNGUARDED: Record<string, string> = {
   'composite.os-calc-impress-writer-thunderbird.quarterly-board-pack': 'a fill over the whole column',
   'composite.writer-calc-impress-os-thunderbird.codename-rollout':
     'a sheet rename; a footer over a rewritten body',
-  'composite.calc-writer-thunderbird.total-memo-mail': 'a table cell: no table collateral yet',
   'composite.os-calc-writer-impress-thunderbird.month-end-close': 'a table cell or a draft (some seeds)',
   'composite.os-calc-writer-impress-thunderbird.appeal-audit': 'one of its sub-tasks’ gaps (some seeds)',
   'gimp.transform.square-thumbnail': 'a scale after a crop of the same export',

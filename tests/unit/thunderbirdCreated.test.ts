@@ -82,7 +82,7 @@ describe('thunderbird.created: what the task creates equals the oracle', () => {
     const { initial, solved, checks, state } = await scene([filter()]);
     assert.deepEqual(
       checks.map((c) => c.kind),
-      ['thunderbird.unchanged', 'thunderbird.created', 'thunderbird.prefs_kept'],
+      ['thunderbird.unchanged', 'thunderbird.created', 'thunderbird.prefs_kept', 'thunderbird.lists_kept'],
     );
     const pass = async (edits: { op: string }[]) =>
       (await verdicts(initial, checks, await state(edits)))['thunderbird.created'];
@@ -305,6 +305,7 @@ describe('generic Thunderbird rights', () => {
       'thunderbird.unchanged': true,
       'thunderbird.created': true,
       'thunderbird.prefs_kept': true,
+      'thunderbird.lists_kept': true,
     });
     const byHand = await state([
       filter(),
@@ -333,6 +334,7 @@ describe('generic Thunderbird rights', () => {
       'thunderbird.unchanged': true,
       'thunderbird.created': true,
       'thunderbird.prefs_kept': true,
+      'thunderbird.lists_kept': true,
     });
     const byHand = await state([
       tagging,
