@@ -282,13 +282,14 @@ export function libraryShardTest(shard: number, of: number): void {
         `${(100 * f.namingOpenFileShare).toFixed(1)}% of natural/goal instructions name an open file: ${JSON.stringify(f.namingOpenFileExamples.slice(0, 5))}`,
       );
       // A document headed by a subject keeps to it (offline rounds of the whole library: 79-82% of
-      // its topic lines are the heading's; the rest are composites whose other steps drew them).
+      // its topic lines are the heading's; shards of a round 65-100%, the rest are composites whose
+      // other steps drew them; before document types the headings named no subject at all).
       console.log(
         `headings: ${f.headedDocuments} documents headed by a subject (${f.unheadedDocuments} not), ${f.headingTopicLines}/${f.topicLinesInBodies} body lines on it`,
       );
       if (f.topicLinesInBodies >= 20)
         assert.ok(
-          f.headingAgreement >= 0.6,
+          f.headingAgreement >= 0.5,
           `${(100 * f.headingAgreement).toFixed(0)}% of body lines on the heading's subject: ${JSON.stringify(f.offSubjectExamples.slice(0, 3))}`,
         );
       assert.deepEqual(content.skillsMissingLevels, []);
