@@ -1,5 +1,6 @@
 import { type EditMutant, editMutants, twinPath } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
+import { readContacts } from './addressBook.ts';
 import { applyThunderbird } from './apply.ts';
 import { STANDARD_FOLDERS } from './folders.ts';
 import { FLAG, type StoredMessage } from './mbox.ts';
@@ -86,7 +87,7 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
   };
   /** Someone from the mailbox autocomplete offers beside the recipients: a sender of another message. */
   const bareOf = (a: string) => (/<([^>]+)>/.exec(a)?.[1] ?? a).trim().toLowerCase();
-  const bystander = (recipients: string[]): string | undefined => {
+  const bystander = (recipients: string[], fromBook = true): string | undefined => {
     const taken = new Set(recipients.map(bareOf));
     const own = [...profile.prefs().entries()].flatMap(([k, v]) =>
       /^mail\.identity\.[^.]+\.useremail$/.test(k) && typeof v === 'string' ? [v.toLowerCase()] : [],
@@ -97,6 +98,18 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
         if (/^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/.test(from) && !taken.has(from) && !own.includes(from))
           return from;
       }
+    // No mail to take one from: a card of the address book (not for a card too many: that would
+    // be a copy of it), else a recipient's address with a letter dropped (sent twice, once mistyped).
+    const book = fromBook ? profile.addressBook() : undefined;
+    for (const c of book === undefined ? [] : readContacts(book)) {
+      const e = c.email.toLowerCase();
+      if (e && !taken.has(e) && !own.includes(e)) return e;
+    }
+    for (const r of taken) {
+      const [local, domain] = r.split('@');
+      const typo = local && local.length > 2 ? `${local.slice(0, -1)}@${domain}` : undefined;
+      if (typo && domain && !taken.has(typo) && !own.includes(typo)) return typo;
+    }
     return undefined;
   };
   const { out, add, also } = editMutants(edits);
@@ -274,7 +287,7 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
         break;
       case 'thunderbird.add_contact': {
         // The sender of the message open beside it saved as well (the card a person adds by mistake).
-        const extra = bystander(cards);
+        const extra = bystander(cards, false);
         if (extra !== undefined)
           also(i, `and a card for ${extra} too (a contact not asked for)`, {
             op: 'thunderbird.add_contact',

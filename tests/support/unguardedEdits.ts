@@ -1,16 +1,11 @@
 /**
  * Skills with an oracle edit that no mutant's discriminating kill guards yet (issue 26: every edit
  * of the oracle should have a near miss that a check the untouched state passes catches), with
- * why. Measured with every skill's offline task at all three levels (session 16: 72 of 873 tasks; session 17 held Thunderbird's prefs.js, mailing lists and Writer table cells).
+ * why. Measured with every skill's offline task at all three levels (session 16: 72 of 873 tasks; session 17 held Thunderbird's prefs.js, mailing lists and Writer table cells, and found bystanders in profiles without mail).
  * The whole-library test names any other skill that shows such an edit in its round and asserts
  * the share stays under its bound (a composite's gap depends on the round's seed).
  */
 export const KNOWN_UNGUARDED: Record<string, string> = {
-  // No mail in the profile to take a bystander's address from.
-  'multi.calc-thunderbird.contacts-import': 'no bystander for a card too many',
-  'multi.calc-thunderbird.attach-workbook-draft': 'no bystander for a second draft',
-  'multi.calc-thunderbird.total-to-draft': 'no bystander for a second draft',
-  'multi.os-thunderbird.clean-and-report': 'no bystander for a second draft',
   // The edited file is the only untouched text file of the home: no other file to paste into.
   'os.search.replace-config-value': 'no other text file',
   'multi.calc-os.total-to-config': 'no other text file',

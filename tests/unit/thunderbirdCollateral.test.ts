@@ -9,10 +9,11 @@ import { assertVerdicts } from '../support/checkerHome.ts';
 import { annInboxDoc } from '../support/thunderbirdDoc.ts';
 
 /**
- * Mailing lists are held (issue 26): a list made with a member too many, or a list made besides
- * the asked one, fails `thunderbird.lists_kept` while the untouched profile passes it, so the near
+ * Collateral in a Thunderbird profile (issue 26). Mailing lists are held: a list made with a
+ * member too many, or a list made besides the asked one, fails `thunderbird.lists_kept` while the untouched profile passes it, so the near
  * miss "with a member not asked for" is killed by a discriminating check; lists that were there
- * stay as they were. Both checkers agree.
+ * stay as they were. Both checkers agree. And a profile without mail still gets its bystander for a
+ * second draft or a card too many.
  */
 const DOC = annInboxDoc({
   signature: 'Ann',
@@ -87,5 +88,41 @@ describe('thunderbird.lists_kept', () => {
       extra.name,
     );
     assert.equal((await tb.probe(initial, kept as never)).pass, true, 'the untouched profile passes');
+  });
+});
+
+describe('a bystander where the profile has no mail', () => {
+  const EMPTY = {
+    ...DOC,
+    folders: DOC.folders.map((f) => ({ ...f, messages: [] })),
+    contacts: [{ name: 'Dina Park', email: 'dina@example.org' }],
+  };
+  test('a second draft goes to a card of the book; a card too many is a mistyped copy, never a duplicate', async () => {
+    const initial = await tb.build('forge.default', EMPTY);
+    const draft = parse([
+      {
+        op: 'thunderbird.save_draft',
+        to: ['Bob Stone <bob@example.org>'],
+        subject: 'Totals',
+        body: 'See the sheet.',
+      },
+    ]);
+    const names = (await thunderbirdMutants(draft, initial)).map((m) => m.name);
+    assert.ok(
+      names.some((n) => n.includes('a second one to dina@example.org')),
+      names.join(' | '),
+    );
+    const card = parse([
+      { op: 'thunderbird.add_contact', contact: { name: 'Carl Dean', email: 'carl@example.org' } },
+    ]);
+    const cards = (await thunderbirdMutants(card, initial)).map((m) => m.name);
+    assert.ok(
+      cards.some((n) => n.includes('a card for car@example.org too')),
+      cards.join(' | '),
+    );
+    assert.ok(
+      !cards.some((n) => n.includes('a card for dina@example.org')),
+      'a copy of a card that is there',
+    );
   });
 });
