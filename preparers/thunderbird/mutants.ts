@@ -141,7 +141,15 @@ export async function thunderbirdMutants(edits: ThunderbirdEdit[], initial: File
   };
   const prefTargets: Record<string, (e: ThunderbirdEdit) => string> = {
     'thunderbird.set_pref': (e) => (e as { name: string }).name,
-    'thunderbird.set_signature': () => 'mail.identity.id1.sig_on_reply',
+    // The identity whose signature it is (by its address; the first one by default).
+    'thunderbird.set_signature': (e) => {
+      const email = (e as { email?: string }).email?.toLowerCase();
+      const key = [...profile.prefs()].find(
+        ([k, v]) =>
+          /^mail\.identity\.[^.]+\.useremail$/.test(k) && typeof v === 'string' && v.toLowerCase() === email,
+      )?.[0];
+      return key ? key.replace(/useremail$/, 'sig_on_reply') : 'mail.identity.id1.sig_on_reply';
+    },
   };
   /** The cards the task adds: no bystander is one of them. */
   const cards = edits.flatMap((e) => (e.op === 'thunderbird.add_contact' ? [e.contact.email] : []));
