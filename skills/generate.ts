@@ -97,7 +97,7 @@ const fieldObject = z
       .max(60)
       .optional()
       .describe(
-        'for title and paragraph: a document type (skills/content/documentTypes.yaml); a title gets its heading around the subject, a paragraph node of 3 or more records opens and closes in its form',
+        'for title and paragraph: a document type (skills/content/documentTypeTable.ts); a title gets its heading around the subject, a paragraph node of 3 or more records opens and closes in its form',
       ),
     of: z
       .string()

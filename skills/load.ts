@@ -246,14 +246,10 @@ function atomicResolver(dir: string): ComponentResolver {
   };
 }
 
-/** Folders of skills/ that hold the engine's content tables (document types), not specs. */
-const NOT_SPECS = new Set(['content']);
-
 function yamlFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     const full = path.join(dir, name);
-    if (dir === skillsDir && NOT_SPECS.has(name)) continue;
     if (statSync(full).isDirectory()) out.push(...yamlFiles(full));
     else if (name.endsWith('.yaml') && dir !== skillsDir) out.push(full);
   }

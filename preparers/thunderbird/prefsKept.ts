@@ -60,7 +60,6 @@ export interface PrefsKept {
   ignore: string[];
 }
 
-const ALLOWED_SOURCES = () => SPEC_PREF_PATTERNS.map((re) => re.source);
 const IGNORED = [...APP_MANAGED, /^mail\.(identity|server|account|smtpserver)\./];
 
 const prefsOf = (files: FileMap) => new Profile(files).prefs();
@@ -76,7 +75,7 @@ export function derivePrefsKept(initial: FileMap, solved: FileMap): PrefsKept {
     else made.add(name);
   }
   const patterns = {
-    watch: [...ALLOWED_SOURCES(), ...SETTINGS.map((re) => re.source)],
+    watch: [...SPEC_PREF_PATTERNS, ...SETTINGS].map((re) => re.source),
     ignore: IGNORED.map((re) => re.source),
   };
   for (const name of after.keys())

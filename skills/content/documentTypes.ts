@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { z } from 'zod';
+import { DOCUMENT_TYPE_TABLE } from './documentTypeTable.ts';
 
 /**
  * Document types (press release, minutes, memo, tender response…): what makes a Writer file read as
@@ -54,11 +52,10 @@ export class DocumentTypeError extends Error {
 let table: Map<string, DocumentType> | undefined;
 export function documentTypes(): Map<string, DocumentType> {
   if (table) return table;
-  const file = fileURLToPath(new URL('./documentTypes.yaml', import.meta.url));
-  const parsed = fileSchema.safeParse(parse(readFileSync(file, 'utf8')));
+  const parsed = fileSchema.safeParse(DOCUMENT_TYPE_TABLE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`documentTypes.yaml: ${issue?.path.join('.')}: ${issue?.message}`);
+    throw new Error(`documentTypeTable.ts: ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const { types, aliases } = parsed.data;
   table = new Map([

@@ -243,6 +243,12 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     for (let j = 1; j < remaining.length; j++) if (lines(remaining[j]!) > lines(remaining[best]!)) best = j;
     return remaining.splice(best, 1)[0]!;
   };
+  /** A paragraph of a topic's lines, handed out: its lines are spent. */
+  const paragraphOf = (lines: string[]) => {
+    for (const x of lines) used.add(x);
+    givenParagraphs.push(lines.join(' '));
+    return fill(lines.join(' '));
+  };
   const source: ProseSource = {
     frame(name: string, part: FramePart, left = 1, of?: string): string {
       const type = documentType(name);
@@ -251,10 +257,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
         // each, so a long document stays on its subject instead of spending it in one paragraph.
         const own = topicFor()?.sentences.filter(fresh) ?? [];
         if (own.length === 0) return source.next('paragraph');
-        const parts = own.slice(0, Math.min(3, Math.ceil(own.length / Math.max(1, left))));
-        for (const x of parts) used.add(x);
-        givenParagraphs.push(parts.join(' '));
-        return fill(parts.join(' '));
+        return paragraphOf(own.slice(0, Math.min(3, Math.ceil(own.length / Math.max(1, left)))));
       }
       const variants = part === 'title' ? type.title : type[part];
       const pick = variants[deriveSeed(taskSeed, 'frame', name, part) % variants.length]!;
@@ -319,10 +322,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
         case 'paragraph': {
           const own = topicFor(about)?.sentences.filter(fresh) ?? [];
           if (own.length >= 2) {
-            const parts = own.slice(0, 3);
-            for (const x of parts) used.add(x);
-            givenParagraphs.push(parts.join(' '));
-            return fill(parts.join(' '));
+            return paragraphOf(own.slice(0, 3));
           }
           let n = take('paragraph');
           while (n < set.paragraphs.length && [...used].some((x) => set.paragraphs[n]!.includes(x)))

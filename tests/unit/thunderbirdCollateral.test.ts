@@ -7,6 +7,7 @@ import type { ThunderbirdEdit } from '../../preparers/thunderbird/schema.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { assertVerdicts } from '../support/checkerHome.ts';
 import { annInboxDoc } from '../support/thunderbirdDoc.ts';
+import { assertNearMissKilled } from '../support/thunderbirdNearMiss.ts';
 
 /**
  * Collateral in a Thunderbird profile (issue 26). Mailing lists are held: a list made with a
@@ -76,18 +77,7 @@ describe('thunderbird.lists_kept', () => {
   test('the near miss "with a member not asked for" is proposed and killed by the invariant', async () => {
     const initial = await tb.build('forge.default', DOC);
     const edits = parse([list('Volunteers', ['bob@example.org'])]);
-    const mutants = await thunderbirdMutants(edits, initial);
-    const extra = mutants.find((m) => m.name.includes('a member not asked for'));
-    assert.ok(extra, mutants.map((m) => m.name).join(' | '));
-    const solved = await applyRaw(initial, edits);
-    const checks = (await tb.invariants(initial, solved, Object.keys(initial))) as { kind: string }[];
-    const kept = checks.find((c) => c.kind === 'thunderbird.lists_kept')!;
-    assert.equal(
-      (await tb.probe(await applyRaw(initial, extra.edits), kept as never)).pass,
-      false,
-      extra.name,
-    );
-    assert.equal((await tb.probe(initial, kept as never)).pass, true, 'the untouched profile passes');
+    await assertNearMissKilled(initial, edits, /a member not asked for/, 'thunderbird.lists_kept');
   });
 });
 
