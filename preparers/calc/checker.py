@@ -416,6 +416,8 @@ def table_rows(ws, r, header):
 def calc_sheet(env, c):
     book = workbook(env, c['file'])
     ws = book.find(c['sheet'])
+    if ws is None and c.get('kind') == 'calc.unchanged' and c.get('was'):
+        ws = book.find(c['was'])
     if ws is None:
         raise LookupError({'error': 'no sheet named "%s"' % c['sheet'], 'sheets': [s.name for s in book.sheets]})
     return ws.load()
@@ -438,7 +440,9 @@ def on_sheet(fn):
 def calc_sheet_names(env, c):
     names = [s.name for s in workbook(env, c['file']).sheets]
     added = c.get('added') or []
-    return ([n for n in names if n not in added] == [n for n in c['names'] if n not in added],
+    renamed = c.get('renamed') or {}
+    now = [renamed.get(n, n) for n in names]
+    return ([n for n in now if n not in added] == [n for n in c['names'] if n not in added],
             {'sheets': names})
 
 

@@ -145,8 +145,28 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
     // The sheets as the oracle leaves them; those it adds may be missing (the untouched workbook
     // passes), no other may appear (a second summary sheet is collateral).
     const added = namesAfter.filter((n) => !namesBefore.includes(n));
+    // A sheet renamed in place (a new name where an old one is gone, at the same position) is the
+    // same sheet: its cells are held under the new name, like those of any sheet the oracle keeps.
+    const renamed = new Map<string, string>();
+    namesAfter.forEach((n, k) => {
+      const was = namesBefore[k];
+      if (added.includes(n) && was !== undefined && !findSheet(after, was)) renamed.set(was, n);
+    });
     if (jsonEqual(namesBefore, namesAfter))
       checks.push({ kind: 'calc.sheet_names', file, names: namesAfter });
+    else if (
+      renamed.size > 0 &&
+      jsonEqual(
+        namesBefore.map((n) => renamed.get(n) ?? n),
+        namesAfter,
+      )
+    )
+      checks.push({
+        kind: 'calc.sheet_names',
+        file,
+        names: namesAfter,
+        renamed: Object.fromEntries(renamed),
+      });
     else if (
       added.length > 0 &&
       jsonEqual(
@@ -156,7 +176,7 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
     )
       checks.push({ kind: 'calc.sheet_names', file, names: namesAfter, added });
     for (const ws of before.worksheets) {
-      const other = findSheet(after, ws.name);
+      const other = findSheet(after, renamed.get(ws.name) ?? ws.name);
       if (!other) continue;
       const a = snapSheet(ws);
       const b = snapSheet(other);
@@ -177,6 +197,7 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
         kind: 'calc.unchanged',
         file,
         sheet: other.name,
+        ...(other.name !== ws.name ? { was: ws.name } : {}),
         cells,
         except: [...except],
         ...(Object.keys(touched).length > 0 ? { touched } : {}),
@@ -185,7 +206,7 @@ export async function calcInvariants(initial: FileMap, solved: FileMap, files: s
     }
     // A sheet the oracle adds holds its cells and nothing more (a label beside a result aside).
     for (const ws of after.worksheets) {
-      if (findSheet(before, ws.name)) continue;
+      if (findSheet(before, ws.name) || [...renamed.values()].includes(ws.name)) continue;
       const b = snapSheet(ws);
       const labels = labelCells(new Map(), b);
       checks.push({

@@ -31,6 +31,13 @@ function areasOf(edit: CalcEdit): { sheet: string; area: Range }[] {
           out.push(parseRange(ref));
       } catch {}
     }
+  // A block written from its top-left cell covers as many rows and columns as it holds.
+  const block = 'values' in edit ? edit.values : 'formulas' in edit ? edit.formulas : undefined;
+  if ('cell' in edit && Array.isArray(block) && block.every(Array.isArray)) {
+    const at = parseRange(edit.cell);
+    const width = Math.max(1, ...block.map((r) => (r as unknown[]).length));
+    out.push({ ...at, bottom: at.top + block.length - 1, right: at.left + width - 1 });
+  }
   if ('row' in edit && typeof edit.row === 'number')
     out.push({
       top: edit.row,
@@ -69,10 +76,11 @@ function typedValue(cell: ExcelJS.Cell): string | number | undefined {
 }
 
 /**
- * A value of the sheet typed over near the edit, where the task leaves it alone: outside every
- * cell the task's edits write, move or clear, else (a table the edit rewrites whole, as removing
- * duplicates does) a cell of it that reads the same once the edit is made (`after`). The stray
- * keystroke only the "nothing else changed" check can see.
+ * A value typed over near the edit, where the task leaves it alone: on the edit's sheet outside
+ * every cell the task's edits write, move or clear, else (a table the edit rewrites whole, as
+ * removing duplicates does) a cell of it that reads the same once the edit is made (`after`), never
+ * one another edit writes; else on another sheet (the data sheet a formula's range was picked on).
+ * The stray keystroke only the "nothing else changed" check can see.
  */
 function collateral(
   edits: CalcEdit[],
@@ -82,29 +90,47 @@ function collateral(
 ): CalcEdit | undefined {
   const edit = edits[i]!;
   const sheet = sheetOf(edit);
-  const ws = wb && sheet !== undefined ? findSheet(wb, sheet) : undefined;
-  if (!ws) return undefined;
-  const then = after && findSheet(after, ws.name);
+  const own = wb && sheet !== undefined ? findSheet(wb, sheet) : undefined;
+  if (!wb || !own) return undefined;
   // Cells an edit writes, moves or clears are the task's; those it only formats, filters, names
   // or charts keep their values, so one typed over there is damage too.
-  const areas = edits
-    .filter((e) => !KEEPS_VALUES.has(e.op))
-    .flatMap(areasOf)
-    .filter((a) => a.sheet === ws.name.toLowerCase())
-    .map((a) => a.area);
+  const areas = (ws: ExcelJS.Worksheet, which: (k: number) => boolean) =>
+    edits
+      .filter((e, k) => which(k) && !KEEPS_VALUES.has(e.op))
+      .flatMap(areasOf)
+      .filter((a) => a.sheet === ws.name.toLowerCase())
+      .map((a) => a.area);
   const at = areasOf(edit)[0]?.area ?? { top: 1, left: 1, bottom: 1, right: 1 };
-  let best: { row: number; col: number; value: string | number; d: number } | undefined;
-  ws.eachRow((row, r) =>
-    row.eachCell((cell, c) => {
-      const v = typedValue(cell);
-      if (v === undefined) return;
-      if (then ? typedValue(then.getCell(r, c)) !== v : areas.some((a) => inside(a, r, c))) return;
-      const d = Math.abs(r - at.top) + Math.abs(c - at.left);
-      if (!best || d < best.d) best = { row: r, col: c, value: v, d };
-    }),
-  );
+  const nearest = (ws: ExcelJS.Worksheet, spared: (r: number, c: number, v: string | number) => boolean) => {
+    let best: { row: number; col: number; value: string | number; d: number } | undefined;
+    ws.eachRow((row, r) =>
+      row.eachCell((cell, c) => {
+        const v = typedValue(cell);
+        if (v === undefined || !spared(r, c, v)) return;
+        const d = Math.abs(r - at.top) + Math.abs(c - at.left);
+        if (!best || d < best.d) best = { row: r, col: c, value: v, d };
+      }),
+    );
+    return best && { ws, ...best };
+  };
+  const untouched = (ws: ExcelJS.Worksheet) => {
+    const all = areas(ws, () => true);
+    return (r: number, c: number) => !all.some((a) => inside(a, r, c));
+  };
+  const then = after && findSheet(after, own.name);
+  const others = areas(own, (k) => k !== i);
+  const best =
+    (then
+      ? nearest(
+          own,
+          (r, c, v) => typedValue(then.getCell(r, c)) === v && !others.some((a) => inside(a, r, c)),
+        )
+      : nearest(own, untouched(own))) ??
+    wb.worksheets
+      .filter((ws) => ws !== own)
+      .reduce<ReturnType<typeof nearest>>((found, ws) => found ?? nearest(ws, untouched(ws)), undefined);
   if (!best) return undefined;
-  const { row, col, value } = best;
+  const { ws, row, col, value } = best;
   const typed = typeof value === 'number' ? value + 1 : value.length > 1 ? value.slice(0, -1) : `${value}x`;
   return { op: 'calc.set_value', file: edit.file, sheet: ws.name, cell: cellName(row, col), value: typed };
 }
@@ -232,6 +258,9 @@ export async function calcMutants(edits: CalcEdit[], initial: FileMap): Promise<
         (KEEPS_VALUES.has(edit.op)
           ? undefined
           : collateral(edits, i, wb, await workbookAfter(initial, edits, i + 1, edit.file)));
+      // After a rename the stray keystroke lands on the sheet under its new name.
+      if (stray?.op === 'calc.set_value' && edit.op === 'calc.rename_sheet' && stray.sheet === edit.sheet)
+        stray.sheet = edit.to;
       if (stray?.op === 'calc.set_value')
         out.push({
           name: `${edit.op} #${i + 1} and ${stray.cell} on ${stray.sheet} typed over (a cell the task leaves alone)`,

@@ -125,9 +125,12 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
     // missing (the task's checks judge it), but no other sheet may come, go or move.
     const added = check.added ?? [];
     const rest = (names: string[]) => names.filter((n) => !added.includes(n));
-    return verdict(jsonEqual(rest(sheetNames), rest(check.names)), { sheets: sheetNames });
+    const now = sheetNames.map((n) => check.renamed?.[n] ?? n);
+    return verdict(jsonEqual(rest(now), rest(check.names)), { sheets: sheetNames });
   }
-  const ws = findSheet(wb, check.sheet);
+  const ws =
+    findSheet(wb, check.sheet) ??
+    (check.kind === 'calc.unchanged' && check.was !== undefined ? findSheet(wb, check.was) : undefined);
   if (check.kind === 'calc.sheet_exists') {
     return verdict((ws !== undefined) === check.exists, { sheets: sheetNames });
   }

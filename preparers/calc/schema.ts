@@ -522,6 +522,10 @@ export const calcCheckSchema = z
           .describe(
             'Sheets of `names` the task adds: each may be anywhere or absent; the others read exactly so.',
           ),
+        renamed: z
+          .record(sheetName, sheetName)
+          .optional()
+          .describe('Sheets the task renames, old name to new: either name reads as the new one.'),
       })
       .strict(),
     z
@@ -739,6 +743,9 @@ export const calcCheckSchema = z
           .describe(
             'A sheet the task adds: while it is absent there is nothing to keep (the task checks see it missing).',
           ),
+        was: sheetName
+          .optional()
+          .describe('A sheet the task renames: its name before, read while the new one is absent.'),
       })
       .strict()
       .describe('Invariant: nothing on the sheet changed outside the edit region.'),

@@ -10,8 +10,8 @@ type Mutant = { name: string; edit?: number; edits: GimpEdit[]; also?: GimpEdit[
 /**
  * Near misses a GIMP user makes, edit by edit: the other flip, the turn the other way, width and
  * height swapped, the colour change the wrong way round, the result saved over the original instead
- * of exported, the export left in the opened file's format, text in GIMP's default black or on the
- * other side of the picture.
+ * of exported (or written over it as well), the export left in the opened file's format, text in
+ * GIMP's default black or on the other side of the picture.
  */
 export async function gimpMutants(edits: GimpEdit[], initial: FileMap): Promise<Mutant[]> {
   const out: Mutant[] = [];
@@ -73,6 +73,17 @@ export async function gimpMutants(edits: GimpEdit[], initial: FileMap): Promise<
       // Exported twice: a second file beside the asked one (only the home's folder listing sees it).
       const twin = twinPath(e.to);
       out.push({ name: `exported again as ${twin}`, edit: i, edits, also: [{ ...e, to: twin }] });
+    }
+    // An edit made on the oracle's own export (a scale after the crop that wrote it): the result
+    // also written over the image the export came from (GIMP's File > Overwrite of the opened file).
+    const from = e.to === undefined ? edits.findIndex((x, k) => k < i && x.to === e.path) : -1;
+    if (from >= 0 && edits[from]!.path !== e.path) {
+      const original = edits[from]!.path;
+      const chain = edits
+        .slice(from, i + 1)
+        .filter((x, k) => k === 0 || (x.to ?? x.path) === e.path)
+        .map((x) => ({ ...x, path: original, to: undefined, format: undefined }));
+      out.push({ name: `and written over ${original} as well`, edit: i, edits, also: chain });
     }
     const wanted = e.format ?? (/\.png$/i.test(at) ? 'png' : 'jpeg');
     const opened = /\.png$/i.test(e.path) ? 'png' : 'jpeg';

@@ -7,11 +7,12 @@ import { HomeTree, type Node } from './state.ts';
 
 /**
  * "Nothing else changed" in the home directory: every file, directory and symlink of the task's
- * own tree that the oracle left alone keeps its type, mode and (files) content hash.
+ * own tree that the oracle left alone keeps its type, mode and (files) content hash; one it touched
+ * keeps what the oracle did not change (an edited file its mode, a chmod-ed file its content).
  */
 export interface EntrySnap {
   type: Node['type'];
-  mode: string;
+  mode?: string;
   sha256?: string;
   target?: string;
 }
@@ -31,7 +32,18 @@ function snapNode(node: Node): EntrySnap {
   };
 }
 
-const same = (a: EntrySnap | undefined, b: EntrySnap) => a !== undefined && jsonEqual(a, b);
+/** `got` has every attribute `want` holds (a touched entry's snapshot holds only some). */
+const same = (got: EntrySnap | undefined, want: EntrySnap) =>
+  got !== undefined && (Object.keys(want) as (keyof EntrySnap)[]).every((k) => jsonEqual(got[k], want[k]));
+
+/** What of `was` the oracle kept in `now`: undefined unless the type and one more attribute stay. */
+function keptOf(was: EntrySnap, now: EntrySnap): EntrySnap | undefined {
+  if (was.type !== now.type) return undefined;
+  const kept: EntrySnap = { type: was.type };
+  for (const k of ['mode', 'sha256', 'target'] as const)
+    if (was[k] !== undefined && was[k] === now[k]) kept[k] = was[k];
+  return Object.keys(kept).length > 1 ? kept : undefined;
+}
 
 export async function osInvariants(initial: FileMap, solved: FileMap, files: string[]): Promise<unknown[]> {
   // Even with no file of its own (only folders in the manifest), the home's folders are held.
@@ -47,8 +59,8 @@ export async function osInvariants(initial: FileMap, solved: FileMap, files: str
     const a = before.get(path);
     const b = after.get(path);
     if (!a || !b) continue;
-    const snap = snapNode(a);
-    if (same(snapNode(b), snap)) entries[path] = snap;
+    const kept = keptOf(snapNode(a), snapNode(b));
+    if (kept) entries[path] = kept;
   }
   // The task's folders hold what was there or the oracle leaves there, nothing more: a folder made,
   // a file copied or written in the wrong place shows as a new entry (hidden names are an app's own).

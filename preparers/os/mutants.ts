@@ -8,7 +8,8 @@ import { HomeTree, type Node } from './state.ts';
  * The near misses a careless person makes of a file-system edit, per edit: the target moved to its
  * neighbour (another folder of the home, the wrong one of two similar files), the scope widened
  * (the whole folder deleted, the folder chmod-ed instead of the file), the content perturbed (a
- * line lost) — each a state the instruction rules out, never a correct alternative.
+ * line lost), what was to stay of the file changed with it (its mode opened up, a line of a
+ * chmod-ed script lost) — each a state the instruction rules out, never a correct alternative.
  */
 type Mutant = EditMutant<OsEdit>;
 
@@ -112,7 +113,33 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
     };
     return text.sort((a, b) => depth(a.file) - depth(b.file))[0];
   };
+  /** `path` after the oracle's edits up to `i`, rewritten without its first line `spare` is not in. */
+  const lineLost = async (i: number, path: string, spare?: string) => {
+    try {
+      const node = HomeTree.fromFiles(await applyOs(initial, edits.slice(0, i + 1))).get(path);
+      if (node?.type !== 'file' || !node.data || node.data.includes(0)) return undefined;
+      const lines = Buffer.from(node.data).toString('utf8').split('\n');
+      const at = lines.findIndex((l) => l.trim() !== '' && (spare === undefined || !l.includes(spare)));
+      if (at < 0 || lines.length < 2 || lines.some((l) => l.includes('\uFFFD'))) return undefined;
+      const content = [...lines.slice(0, at), ...lines.slice(at + 1)].join('\n');
+      return { line: at + 1, edit: { op: 'os.write_file', path, content } as OsEdit };
+    } catch {
+      return undefined;
+    }
+  };
   for (const [i, edit] of edits.entries()) {
+    // The content changed as asked, and the file opened up to everyone to get it saved: its mode
+    // was to stay (a file that was there only; a new one's mode is the check's, if any).
+    if (
+      (edit.op === 'os.replace_in_file' || edit.op === 'os.write_file' || edit.op === 'os.append_file') &&
+      before.get(edit.path)?.type === 'file' &&
+      before.get(edit.path)?.mode !== 0o777
+    )
+      also(i, 'and opened up to everyone (chmod 777) to save it', {
+        op: 'os.chmod',
+        path: edit.path,
+        mode: '0777',
+      });
     // Beside the task: a line pasted into another file of the home (only its invariant sees it).
     const at = named(edit)[0];
     const stray = at === undefined ? undefined : strayText(at);
@@ -140,19 +167,8 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
         const wrong = neighbourFile(edit.path);
         if (wrong) moved(i, `in ${wrong} (the wrong one of two similar files)`, { ...edit, path: wrong });
         // The replacement made, and a line lost with it (an editor's stray line delete).
-        try {
-          const upto = await applyOs(initial, edits.slice(0, i + 1));
-          const node = HomeTree.fromFiles(upto).get(edit.path);
-          const text = Buffer.from(node?.data ?? new Uint8Array()).toString('utf8');
-          const lines = text.split('\n');
-          const at = lines.findIndex(
-            (l, k) => l.trim() !== '' && !l.includes(edit.replace) && k < lines.length,
-          );
-          if (at >= 0 && lines.length > 1) {
-            const content = [...lines.slice(0, at), ...lines.slice(at + 1)].join('\n');
-            add(i, `and line ${at + 1} lost`, { op: 'os.write_file', path: edit.path, content });
-          }
-        } catch {}
+        const lost = await lineLost(i, edit.path, edit.replace);
+        if (lost) add(i, `and line ${lost.line} lost`, lost.edit);
         break;
       }
       case 'os.copy':
@@ -209,6 +225,9 @@ export async function osMutants(edits: OsEdit[], initial: FileMap): Promise<Muta
         const dir = dirOf(edit.path);
         if (dir !== '' && keptDirs.includes(dir))
           moved(i, `on the folder ${dir}/ instead of the file`, { ...edit, path: dir });
+        // Opened to look at, and saved with a stray line delete: the content was to stay.
+        const lost = await lineLost(i, edit.path);
+        if (lost) also(i, `and line ${lost.line} of it lost`, lost.edit);
         break;
       }
       case 'os.extract': {

@@ -324,7 +324,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
         z.string(),
         z.strictObject({
           type: z.enum(['file', 'dir', 'symlink']),
-          mode: z.string().regex(/^[0-7]{4}$/),
+          mode: z
+            .string()
+            .regex(/^[0-7]{4}$/)
+            .optional(),
           sha256: z
             .string()
             .regex(/^[0-9a-f]{64}$/)

@@ -1,4 +1,4 @@
-import { editMutants } from '../editMutants.ts';
+import { editMutants, twinPath } from '../editMutants.ts';
 import type { FileMap } from '../types.ts';
 import { workspaceRoot } from './invariants.ts';
 import { USER_SETTINGS, workspaceSettingsOf } from './paths.ts';
@@ -33,11 +33,17 @@ export async function vscodeMutants(edits: VscodeEdit[], initial: FileMap) {
         value: key === 'editor.wordWrap' ? 'on' : false,
       });
     } else if ('path' in e) {
-      const dir = e.path.slice(0, e.path.lastIndexOf('/') + 1);
-      const other = Object.keys(initial)
-        .filter((p) => p.startsWith(dir) && !p.slice(dir.length).includes('/') && !paths.has(p))
-        .sort()
-        .find((p) => /\.(md|txt|py|js|ts|json|ya?ml|toml|ini|cfg|sh|css|html)$/i.test(p));
+      // The nearest text file the task leaves alone: the edited file's folder first, then its
+      // parents inside the project (never a top folder of the home, whose files are no project's).
+      const texts = Object.keys(initial)
+        .filter((p) => !paths.has(p) && !p.split('/').some((seg) => seg.startsWith('.')))
+        .filter((p) => /\.(md|txt|py|js|ts|json|ya?ml|toml|ini|cfg|sh|css|html)$/i.test(p))
+        .sort();
+      const dirs = e.path.split('/').slice(0, -1);
+      const other = dirs
+        .slice(1)
+        .map((_, k) => `${dirs.slice(0, dirs.length - k).join('/')}/`)
+        .flatMap((dir) => texts.filter((p) => p.startsWith(dir) && !p.slice(dir.length).includes('/')))[0];
       const line =
         other &&
         Buffer.from(initial[other]!)
@@ -49,6 +55,12 @@ export async function vscodeMutants(edits: VscodeEdit[], initial: FileMap) {
           op: 'vscode.append_line',
           path: other,
           line,
+        });
+      else if (e.op === 'vscode.write_file')
+        // No file beside it to touch: the edit saved a second time under a new name (Save As).
+        also(i, `and saved again as ${twinPath(e.path)} (a file not asked for)`, {
+          ...e,
+          path: twinPath(e.path),
         });
     }
     switch (e.op) {

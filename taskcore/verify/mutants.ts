@@ -199,7 +199,9 @@ export async function deriveMutants(
   edits: { op: string }[],
   initial: FileMap,
   free: { edit: number; field: string }[] = [],
-  cap = 16,
+  // Two per edit at least: each edit's first near miss and its collateral one (a composite's
+  // ninth edit would otherwise get only the first, which the task's own check kills).
+  cap = Math.max(16, 2 * edits.length),
 ): Promise<{ mutants: Mutant[]; freeRights: { name: string; edits: { op: string }[] }[] }> {
   const freeRights: { name: string; edits: { op: string }[] }[] = [];
   const perEdit: Mutant[][] = edits.map((edit, i) => {
