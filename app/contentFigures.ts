@@ -20,8 +20,8 @@ export interface TaskContent {
   context: unknown;
   /** Home-relative paths of files open when the task starts (prepares with `open`). */
   openFiles: string[];
-  /** Text of the task's initial files, one entry per file (see fileText). */
-  files: { path: string; units: string[] }[];
+  /** Text of the task's initial files, one entry per file (see fileContent); a deck's by slide too. */
+  files: { path: string; units: string[]; slides?: string[][] }[];
 }
 
 export interface ContentFigures {
@@ -46,8 +46,9 @@ export interface ContentFigures {
   /**
    * Documents (.docx/.odt) against the task's own content set: those whose heading names one of its
    * topics, those whose heading names none ("Our flyer", or a task whose content has no topics), and of the body lines that come from a
-   * topic, the share from the heading's own (a press release headed "Spring appeal results" should
-   * not go on about the printer driver).
+   * topic, the share from the heading's own, or from the chapter's when a later heading is another
+   * topic's title (a press release headed "Spring appeal results" should not go on about the
+   * printer driver).
    */
   headedDocuments: number;
   unheadedDocuments: number;
@@ -55,6 +56,14 @@ export interface ContentFigures {
   headingTopicLines: number;
   headingAgreement: number;
   offSubjectExamples: { taskId: string; skillId: string; path: string; heading: string; line: string }[];
+  /**
+   * Decks (.pptx/.odp): of the lines from a topic that sit on a slide titled by a topic, the share
+   * from that slide's own title (a "Help desk trends" slide should not list the mail server's).
+   */
+  slideTopicLines: number;
+  slideTitleLines: number;
+  slideAgreement: number;
+  offTitleExamples: { taskId: string; skillId: string; path: string; title: string; line: string }[];
 }
 
 const EXAMPLES = 20;
@@ -126,6 +135,10 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
     headingTopicLines: 0,
     headingAgreement: 0,
     offSubjectExamples: [],
+    slideTopicLines: 0,
+    slideTitleLines: 0,
+    slideAgreement: 0,
+    offTitleExamples: [],
   };
   const suffixed = new Set<string>();
   const addressTasks = new Map<string, number>();
@@ -164,6 +177,7 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
           f.duplicateExamples.push({ taskId: t.taskId, skillId: t.skillId, path: file.path, sentence });
     }
     measureHeadings(t, f);
+    measureSlides(t, f);
     if (t.level === 'natural' || t.level === 'goal') {
       f.naturalGoalTasks++;
       const named = t.openFiles.find((p) => namesFile(t.instruction, p));
@@ -180,6 +194,7 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
     f.topRecipient = { address: top[0], tasks: top[1], share: tasks.length ? top[1] / tasks.length : 0 };
   f.namingOpenFileShare = f.naturalGoalTasks ? f.namingOpenFile / f.naturalGoalTasks : 0;
   f.headingAgreement = f.topicLinesInBodies ? f.headingTopicLines / f.topicLinesInBodies : 0;
+  f.slideAgreement = f.slideTopicLines ? f.slideTitleLines / f.slideTopicLines : 0;
   return f;
 }
 
@@ -189,13 +204,54 @@ const DOCUMENT_FILE = /\.(docx|odt)$/i;
 const linePattern = (line: string) =>
   new RegExp(line.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[a-z0-9]+\\?\}/g, '.+?'));
 
+type Topic = { title: string; sentences: string[] };
+
+/** The task's content topics, and each of their lines as a pattern. */
+function topicLines(t: TaskContent): { topics: Topic[]; lines: { topic: Topic; line: RegExp }[] } {
+  const topics = (t.context as { content?: { topics?: Topic[] } } | null)?.content?.topics ?? [];
+  return {
+    topics,
+    lines: topics.flatMap((topic) => topic.sentences.map((line) => ({ topic, line: linePattern(line) }))),
+  };
+}
+
+/**
+ * A deck's slides, each its paragraphs with the title first: the topic lines on a slide titled by a
+ * topic, and of those the share from its own (a line that is another topic's title counts as that
+ * topic's: "Network upgrade" as a bullet of "Help desk trends" is off its title too).
+ */
+function measureSlides(t: TaskContent, f: ContentFigures): void {
+  const { topics, lines } = topicLines(t);
+  for (const file of t.files)
+    for (const [head, ...body] of file.slides ?? []) {
+      const title = topics.find((topic) => topic.title === head?.trim());
+      if (!title) continue;
+      for (const unit of body) {
+        const named = topics.find((topic) => topic.title === unit.trim());
+        const hits = named
+          ? [{ topic: named, text: unit.trim() }]
+          : lines.flatMap(({ topic, line }) => {
+              const hit = line.exec(unit);
+              return hit ? [{ topic, text: hit[0] }] : [];
+            });
+        for (const { topic, text } of hits) {
+          f.slideTopicLines++;
+          if (topic === title) f.slideTitleLines++;
+          else if (f.offTitleExamples.length < EXAMPLES)
+            f.offTitleExamples.push({
+              taskId: t.taskId,
+              skillId: t.skillId,
+              path: file.path,
+              title: title.title,
+              line: text,
+            });
+        }
+      }
+    }
+}
+
 function measureHeadings(t: TaskContent, f: ContentFigures): void {
-  const topics =
-    (t.context as { content?: { topics?: { title: string; sentences: string[] }[] } } | null)?.content
-      ?.topics ?? [];
-  const lines = topics.flatMap((topic) =>
-    topic.sentences.map((line) => ({ topic, line: linePattern(line) })),
-  );
+  const { topics, lines } = topicLines(t);
   for (const file of t.files) {
     if (!DOCUMENT_FILE.test(file.path) || file.units.length < 2) continue;
     const heading = file.units[0]!;
@@ -208,21 +264,32 @@ function measureHeadings(t: TaskContent, f: ContentFigures): void {
       continue;
     }
     f.headedDocuments++;
-    for (const unit of file.units.slice(1))
+    // A later heading that is another topic's title starts that chapter: its lines are measured
+    // against it (a handbook of two chapters keeps each to its own subject).
+    let current = subject;
+    let currentHeading = heading;
+    for (const unit of file.units.slice(1)) {
+      const chapter = topics.find((topic) => topic.title === unit.trim());
+      if (chapter) {
+        current = chapter;
+        currentHeading = unit;
+        continue;
+      }
       for (const { topic, line } of lines) {
         const hit = line.exec(unit);
         if (!hit) continue;
         f.topicLinesInBodies++;
-        if (topic === subject) f.headingTopicLines++;
+        if (topic === current) f.headingTopicLines++;
         else if (f.offSubjectExamples.length < EXAMPLES)
           f.offSubjectExamples.push({
             taskId: t.taskId,
             skillId: t.skillId,
             path: file.path,
-            heading,
+            heading: currentHeading,
             line: hit[0],
           });
       }
+    }
   }
 }
 
@@ -261,7 +328,8 @@ export async function fileText(path: string, bytes: Uint8Array): Promise<string[
       const zip = await JSZip.loadAsync(bytes);
       const parts = Object.keys(zip.files)
         .filter((n) => /^(word\/document|ppt\/slides\/slide\d+|content)\.xml$/.test(n))
-        .sort();
+        // slide2 before slide10: the slides in their order.
+        .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
       const units: string[] = [];
       for (const n of parts) units.push(...xmlParagraphs(await zip.file(n)!.async('string')));
       return units;
@@ -284,6 +352,27 @@ export async function fileText(path: string, bytes: Uint8Array): Promise<string[
     });
   }
   return undefined;
+}
+
+/** A file's text (fileText) and, for a deck, its slides' paragraphs slide by slide. */
+export async function fileContent(
+  path: string,
+  bytes: Uint8Array,
+): Promise<TaskContent['files'][number] | undefined> {
+  const units = await fileText(path, bytes);
+  if (!units) return undefined;
+  if (!/\.pptx$/i.test(path)) return { path, units };
+  try {
+    const zip = await JSZip.loadAsync(bytes);
+    const parts = Object.keys(zip.files)
+      .filter((n) => /^ppt\/slides\/slide\d+\.xml$/.test(n))
+      .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    const slides: string[][] = [];
+    for (const n of parts) slides.push(xmlParagraphs(await zip.file(n)!.async('string')));
+    return { path, units, slides };
+  } catch {
+    return { path, units };
+  }
 }
 
 /** The files of a packed Thunderbird profile (the tar.gz setup unpacks into the home). */

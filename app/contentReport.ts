@@ -10,7 +10,7 @@ import { CELL_REF } from '../taskcore/verify/instruction.ts';
 import {
   type ContentFigures,
   contentFigures,
-  fileText,
+  fileContent,
   profileFiles,
   type TaskContent,
 } from './contentFigures.ts';
@@ -172,8 +172,8 @@ async function stateTexts(
 ): Promise<TaskContent['files']> {
   const out: TaskContent['files'] = [];
   const add = async (path: string, bytes: Uint8Array) => {
-    const units = await fileText(path, bytes);
-    if (units) out.push({ path, units });
+    const file = await fileContent(path, bytes);
+    if (file) out.push(file);
   };
   for (const [path, f] of Object.entries(state.initial)) {
     if (f.app === 'thunderbird' || !/\.(docx|pptx|odt|odp|txt|md|html?|eml)$/i.test(path)) continue;

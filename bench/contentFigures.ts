@@ -1,13 +1,14 @@
 /**
  * The content figures of forge report content over a simulated round of the whole library,
  * authored in-process with the offline model (no services): tasks per skill as a round would seed
- * them, each task's initial files built by the preparers. Prints the figures as JSON.
+ * them, each task's initial files built by the preparers, and (under `solved`) the deck and document
+ * figures once the oracle's edits are made. Prints the figures as JSON.
  *
  *   npx tsx bench/contentFigures.ts [tasksPerSkill=3] [roundSeed=20250601] [skillGlob]
  */
-import { contentFigures, fileText, type TaskContent } from '../app/contentFigures.ts';
+import { contentFigures, fileContent, type TaskContent } from '../app/contentFigures.ts';
 import { OS_MANIFEST_PATH } from '../preparers/home/manifest.ts';
-import { preparers } from '../preparers/registry.ts';
+import { applyEdits, preparers } from '../preparers/registry.ts';
 import { LEVELS, levelFor } from '../skills/levels.ts';
 import { loadSkillLibrary } from '../skills/load.ts';
 import { deriveSeed } from '../skills/random.ts';
@@ -21,6 +22,7 @@ const only = process.argv[4];
 const mix = { explicit: 20, natural: 50, goal: 30 };
 
 const tasks: TaskContent[] = [];
+const solved: TaskContent[] = [];
 const failed: string[] = [];
 for (const [id, { spec }] of [...loadSkillLibrary()].sort((a, b) => a[0].localeCompare(b[0]))) {
   if (only && !id.includes(only)) continue;
@@ -34,14 +36,25 @@ for (const [id, { spec }] of [...loadSkillLibrary()].sort((a, b) => a[0].localeC
     }
     const m = await materializeTask(spec, authored.context);
     const files: TaskContent['files'] = [];
+    const initial: Record<string, Uint8Array> = {};
     for (const p of m.prepares) {
       const built = await preparers[p.app].build(p.target, p.doc);
       for (const [path, bytes] of Object.entries(built)) {
         if (path === OS_MANIFEST_PATH) continue;
-        const units = await fileText(path, bytes);
-        if (units) files.push({ path, units });
+        initial[path] = bytes;
+        const file = await fileContent(path, bytes);
+        if (file) files.push(file);
       }
     }
+    // The same files once the oracle's edits are made: what the agent leaves (a slide's new
+    // bullets, a retitled slide) reads as the files around it.
+    const solvedFiles: TaskContent['files'] = [];
+    try {
+      for (const [path, bytes] of Object.entries(await applyEdits(initial, m.edits))) {
+        const file = await fileContent(path, bytes);
+        if (file) solvedFiles.push(file);
+      }
+    } catch {}
     const { task: _task, ...context } = authored.context;
     tasks.push({
       taskId: `${id}#${i}`,
@@ -52,7 +65,19 @@ for (const [id, { spec }] of [...loadSkillLibrary()].sort((a, b) => a[0].localeC
       openFiles: m.prepares.filter((p) => p.open && p.app !== 'thunderbird').map((p) => p.target),
       files,
     });
+    solved.push({ ...tasks.at(-1)!, files: solvedFiles });
   }
 }
 const figures = contentFigures(tasks);
-console.log(JSON.stringify({ perSkill, roundSeed, levels: LEVELS, failed, ...figures }, null, 2));
+const once = contentFigures(solved);
+const solvedFigures = {
+  slideTopicLines: once.slideTopicLines,
+  slideTitleLines: once.slideTitleLines,
+  slideAgreement: once.slideAgreement,
+  headingAgreement: once.headingAgreement,
+  duplicateSentences: once.duplicateSentences,
+  offTitleExamples: once.offTitleExamples,
+};
+console.log(
+  JSON.stringify({ perSkill, roundSeed, levels: LEVELS, failed, ...figures, solved: solvedFigures }, null, 2),
+);

@@ -1,6 +1,6 @@
 import { en, Faker } from '@faker-js/faker';
 import { z } from 'zod';
-import { JOB_TITLES } from '../llm/offline/content/kit.ts';
+import { DEPARTMENTS, fictionalPhone, JOB_TITLES, streetAddress } from '../llm/offline/content/kit.ts';
 import {
   drawOrganisation,
   drawPerson,
@@ -8,6 +8,7 @@ import {
   firmEmail,
   type Person,
 } from '../llm/offline/content/people.ts';
+import { TOWNS } from '../llm/offline/content/towns.ts';
 import { DocumentTypeError, documentType } from './content/documentTypes.ts';
 import { type DatasetAttribution, DatasetError, loadDataset } from './datasets.ts';
 import { Rng } from './random.ts';
@@ -26,10 +27,12 @@ export type ProseKind = (typeof PROSE_KINDS)[number];
 /**
  * Hands out the next piece of prose of a kind; each call gives a new piece while they last.
  * Sentences and paragraphs are about the latest title drawn, or with `about` the `about`-th
- * (0-based) title of the latest run of titles drawn one after another (a node of titles).
+ * (0-based) title of the latest run of titles drawn one after another (a node of titles); `left`
+ * says how many paragraphs of that title are still to come (this one included), so its lines are
+ * shared out among them.
  */
 export interface ProseSource {
-  next(kind: ProseKind, maxWords?: number, about?: number): string;
+  next(kind: ProseKind, maxWords?: number, about?: number, left?: number): string;
   /**
    * A part of a document type's frame (skills/content/documentTypes.ts): its heading around the
    * next title drawn (the subject: the paragraphs after it are about it), its opening or closing,
@@ -274,6 +277,7 @@ function field(
       f.kind as ProseKind,
       f.max,
       f.per_title === undefined ? undefined : Math.floor(index / f.per_title),
+      f.per_title === undefined ? undefined : f.per_title - (index % f.per_title),
     );
   }
   switch (f.kind) {
@@ -292,17 +296,17 @@ function field(
       who.firm = drawOrganisation(rng);
       return who.firm;
     case 'department':
-      return faker.commerce.department();
+      return rng.pick(DEPARTMENTS);
     case 'job_title':
       return rng.pick(JOB_TITLES);
     case 'city':
-      return faker.location.city();
+      return rng.pick(TOWNS);
     case 'country':
       return faker.location.country();
     case 'street':
-      return faker.location.streetAddress();
+      return streetAddress(rng);
     case 'phone':
-      return faker.phone.number({ style: 'national' });
+      return fictionalPhone(rng);
     case 'color':
       return faker.color.human();
     case 'date': {

@@ -114,6 +114,7 @@ export function register(program: Command): void {
               `${formatInt(r.figures.headedDocuments)} of ${formatInt(r.figures.headedDocuments + r.figures.unheadedDocuments)}`,
             ),
             kv('Body lines on the heading’s subject', formatPercent(r.figures.headingAgreement)),
+            kv('Slide bullets on the slide’s title', formatPercent(r.figures.slideAgreement)),
           ],
         ),
         '',

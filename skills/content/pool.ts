@@ -9,6 +9,7 @@ import {
   wantsTopics,
 } from '../../llm/offline/content/kit.ts';
 import { drawOrganisation, drawPerson } from '../../llm/offline/content/people.ts';
+import { TOWNS } from '../../llm/offline/content/towns.ts';
 import type { FramePart, ProseKind, ProseSource } from '../generate.ts';
 import { deriveSeed, Rng } from '../random.ts';
 import type { SkillSpec } from '../schema.ts';
@@ -134,8 +135,9 @@ export function castFor(taskSeed: number) {
   const dates = Array.from({ length: 4 }, () => `${rng.int(1, 28)} ${rng.pick(months)}`);
   const person = drawPerson(rng);
   let person2 = drawPerson(rng);
-  while (person2.name === person.name) person2 = drawPerson(rng);
-  const place = faker.location.city();
+  // Two colleagues, not relatives: a second person never shares the first one's surname.
+  while (person2.last === person.last) person2 = drawPerson(rng);
+  const place = TOWNS[faker.number.int(TOWNS.length - 1)]!;
   const org = drawOrganisation(rng);
   // The organisation the task's documents come from, never the partner {org} their lines mention.
   let ours = drawOrganisation(rng);
@@ -265,7 +267,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
       if (part === 'title') return pick.replace('{title}', source.next('title'));
       return fill(pick).replace(/\{ours\}/g, of ?? cast.ours);
     },
-    next(kind: ProseKind, maxWords?: number, about?: number): string {
+    next(kind: ProseKind, maxWords?: number, about?: number, left = 1): string {
       switch (kind) {
         case 'title': {
           if (titles.length === 0) throw new Error('the content set has no items of this kind');
@@ -321,8 +323,10 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
         }
         case 'paragraph': {
           const own = topicFor(about)?.sentences.filter(fresh) ?? [];
+          // Shared out over the paragraphs of this title still to come (a chapter of two
+          // paragraphs gets two lines each from a four-line topic, not three and then none).
           if (own.length >= 2) {
-            return paragraphOf(own.slice(0, 3));
+            return paragraphOf(own.slice(0, Math.max(2, Math.min(3, Math.ceil(own.length / left)))));
           }
           let n = take('paragraph');
           while (n < set.paragraphs.length && [...used].some((x) => set.paragraphs[n]!.includes(x)))

@@ -119,7 +119,10 @@ export async function authorTask(
         const offline: Record<string, unknown[]> = {};
         for (const [field, candidates] of Object.entries(node.llm.offline)) {
           const list = Array.isArray(candidates) ? candidates : candidates[level];
-          offline[field] = (await render(list, view)) as unknown[];
+          const rendered = (await render(list, view)) as unknown[];
+          // A title as a person types it, capitalised even when built from a lower-case param
+          // ("town hall agenda"); a real model writes it so unasked.
+          offline[field] = /(^|_)(title|heading)$/.test(field) ? rendered.map(capitalised) : rendered;
         }
         const levelled = isLevelledNode(node.llm);
         const prompt = await renderText(node.llm.prompt, view);
@@ -267,4 +270,9 @@ async function writeContent(
   const set = sets[slot % sets.length]!;
   ctx[CONTENT_NODE_ID] = { domain, pool: poolKey, slot, ...set };
   return { ok: true, prose: proseSourceFor(set, taskSeed) };
+}
+
+/** A text starting with a lower-case word capitalised ("iPhone" and other inner capitals kept). */
+function capitalised(v: unknown): unknown {
+  return typeof v === 'string' && /^[a-z][a-z]*(\W|$)/.test(v) ? v[0]!.toUpperCase() + v.slice(1) : v;
 }

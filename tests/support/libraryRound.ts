@@ -243,9 +243,10 @@ export function libraryShardTest(shard: number, of: number): void {
           (unlisted.length > 0 ? `; not in unguardedEdits.ts: ${unlisted.join(', ')}` : '') +
           (closed.length > 0 ? `; listed but guarded in this round: ${closed.join(', ')}` : ''),
       );
+      // 0 of 873 in offline sweeps at two seeds; the bound leaves room for a composite's rare seed.
       assert.ok(
-        unguarded.length <= 0.15 * accepted.length,
-        `${unguarded.length}/${accepted.length} accepted tasks have an unguarded oracle edit (bound 15%)`,
+        unguarded.length <= 0.02 * accepted.length,
+        `${unguarded.length}/${accepted.length} accepted tasks have an unguarded oracle edit (bound 2%): ${unlisted.join(', ')}`,
       );
       if (failures.length > 0) console.log(`failing skills:\n${failures.join('\n')}`);
       console.log(
@@ -291,6 +292,15 @@ export function libraryShardTest(shard: number, of: number): void {
         assert.ok(
           f.headingAgreement >= 0.5,
           `${(100 * f.headingAgreement).toFixed(0)}% of body lines on the heading's subject: ${JSON.stringify(f.offSubjectExamples.slice(0, 3))}`,
+        );
+      // A slide titled by a topic lists that topic's lines (offline rounds of the whole library:
+      // 94% before session 18, when a draft slide's replacement, a new slide's bullets and notes
+      // came from other topics; the rest are composites that bind a title of their own).
+      console.log(`slides: ${f.slideTitleLines}/${f.slideTopicLines} bullet lines on their slide's title`);
+      if (f.slideTopicLines >= 20)
+        assert.ok(
+          f.slideAgreement >= 0.9,
+          `${(100 * f.slideAgreement).toFixed(0)}% of slide lines on their slide's title: ${JSON.stringify(f.offTitleExamples.slice(0, 3))}`,
         );
       assert.deepEqual(content.skillsMissingLevels, []);
       assert.equal(content.skills, ids.length);

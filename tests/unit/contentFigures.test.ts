@@ -5,6 +5,7 @@ import JSZip from 'jszip';
 import { z } from 'zod';
 import {
   contentFigures,
+  fileContent,
   fileText,
   HONORIFIC_SUFFIX,
   namesFile,
@@ -12,6 +13,7 @@ import {
 } from '../../app/contentFigures.ts';
 import { contentKits, offlineContentPool } from '../../llm/offline/content/kit.ts';
 import { drawPerson, isPersonName } from '../../llm/offline/content/people.ts';
+import { TOWNS } from '../../llm/offline/content/towns.ts';
 import { createRng } from '../../llm/offline/prng.ts';
 import { fillSchema } from '../../llm/offline/schemaFill.ts';
 import { castFor, proseSourceFor } from '../../skills/content/pool.ts';
@@ -103,6 +105,88 @@ describe('content figures (forge report content)', () => {
     );
   });
 
+  test('headings: a later heading that is another topic starts its chapter', () => {
+    const content = {
+      topics: [
+        { title: 'Spring appeal results', sentences: ['The appeal raised more than {amount}.'] },
+        { title: 'Printer problems', sentences: ['The printer on floor two needs a new driver.'] },
+      ],
+    };
+    const units = [
+      'Spring appeal results',
+      'The appeal raised more than £9.',
+      'Printer problems',
+      'The printer on floor two needs a new driver.',
+    ];
+    const two = contentFigures([
+      task({ context: { content }, files: [{ path: 'Documents/h.docx', units }] }),
+    ]);
+    assert.deepEqual([two.topicLinesInBodies, two.headingTopicLines], [2, 2]);
+    // Without the second heading, the printer line is off the document's subject.
+    const one = contentFigures([
+      task({
+        context: { content },
+        files: [{ path: 'Documents/h.docx', units: units.filter((_, i) => i !== 2) }],
+      }),
+    ]);
+    assert.deepEqual([one.topicLinesInBodies, one.headingTopicLines], [2, 1]);
+  });
+
+  test('slides: the topic lines on a slide titled by a topic, and the share from its own', () => {
+    const content = {
+      topics: [
+        {
+          title: 'Help desk trends',
+          sentences: ['Most tickets were about printers.', '{person} answers within a day.'],
+        },
+        { title: 'Mail server', sentences: ['The old mail server goes off on {date}.'] },
+      ],
+    };
+    const f = contentFigures([
+      task({
+        taskId: 'deck',
+        context: { content },
+        files: [
+          {
+            path: 'Desktop/it.pptx',
+            units: [],
+            slides: [
+              // A title slide: no topic's, not measured.
+              ['IT update', 'Most tickets were about printers.'],
+              [
+                'Help desk trends',
+                'Most tickets were about printers.',
+                'Ann Lee answers within a day.',
+                'The old mail server goes off on 3 May.',
+                // Another topic's title as a bullet is off this slide's title too.
+                'Mail server',
+              ],
+              ['Title TBD', 'The old mail server goes off on 3 May.'],
+            ],
+          },
+        ],
+      }),
+    ]);
+    assert.equal(f.slideTopicLines, 4);
+    assert.equal(f.slideTitleLines, 2);
+    assert.equal(f.slideAgreement, 2 / 4);
+    assert.deepEqual(
+      f.offTitleExamples.map((e) => [e.title, e.line]),
+      [
+        ['Help desk trends', 'The old mail server goes off on 3 May.'],
+        ['Help desk trends', 'Mail server'],
+      ],
+    );
+  });
+
+  test('the cast: two colleagues with different surnames, a real town for {place}', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const cast = castFor(seed);
+      assert.notEqual(cast.person.split(' ').at(-1), cast.person2.split(' ').at(-1), `seed ${seed}`);
+      assert.ok((TOWNS as readonly string[]).includes(cast.place), `seed ${seed}: ${cast.place}`);
+    }
+  });
+
   test('honorific suffixes: distinct suffixed names over the tasks', () => {
     for (const n of [
       'Mozell Raynor PhD',
@@ -140,6 +224,11 @@ describe('content figures (forge report content)', () => {
     const deck = await zip.generateAsync({ type: 'uint8array' });
     const units = await fileText('Desktop/review.pptx', deck);
     assert.deepEqual(units, [`${said} Thanks to everyone who helped.`, said]);
+    // Slide by slide, in the slides' order (slide10 after slide2).
+    zip.file('ppt/slides/slide10.xml', slide('Questions'));
+    const ten = await fileContent('Desktop/review.pptx', await zip.generateAsync({ type: 'uint8array' }));
+    assert.deepEqual(ten?.slides, [[`${said} Thanks to everyone who helped.`], [said], ['Questions']]);
+    zip.remove('ppt/slides/slide10.xml');
     const f = contentFigures([
       task({
         files: [

@@ -249,6 +249,75 @@ export function kitProse(kind: 'title' | 'sentence' | 'paragraph' | 'product', r
   return [0, 1, 2].map(() => fill(rng.pick(kit.sentences))).join(' ');
 }
 
+/** Departments of a workplace (faker's are shop aisles: "Movies", "Baby", "Grocery"). */
+export const DEPARTMENTS = [
+  'Finance',
+  'Human Resources',
+  'IT',
+  'Sales',
+  'Marketing',
+  'Operations',
+  'Customer Service',
+  'Facilities',
+  'Legal',
+  'Procurement',
+  'Research',
+  'Training',
+  'Warehouse',
+  'Payroll',
+  'Communications',
+  'Fundraising',
+  'Estates',
+  'Quality',
+  'Logistics',
+  'Reception',
+  'Catering',
+  'Health and Safety',
+  'Design',
+  'Planning',
+];
+
+/**
+ * A British phone number from the ranges Ofcom keeps for drama (01632 960xxx, 07700 900xxx): it
+ * reads like a real one and rings nobody.
+ */
+export function fictionalPhone(rng: { int(min: number, max: number): number }): string {
+  const line = String(rng.int(0, 999)).padStart(3, '0');
+  return rng.int(0, 1) === 0 ? `01632 960${line}` : `07700 900${line}`;
+}
+
+const STREET_NAMES = [
+  'Mill',
+  'Church',
+  'Station',
+  'Victoria',
+  'Park',
+  'Queen',
+  'Orchard',
+  'Bridge',
+  'Manor',
+  'Chapel',
+  'School',
+  'Albert',
+  'York',
+  'Meadow',
+  'Westfield',
+  'Springfield',
+  'Windsor',
+  'Elm',
+  'Beech',
+  'Market',
+];
+const STREET_TYPES = ['Road', 'Street', 'Lane', 'Close', 'Avenue', 'Way', 'Gardens', 'Terrace'];
+
+/** A British street address ("14 Mill Lane"), to sit beside a British town. */
+export function streetAddress(rng: {
+  int(min: number, max: number): number;
+  pick<T>(items: readonly T[]): T;
+}): string {
+  return `${rng.int(1, 180)} ${rng.pick(STREET_NAMES)} ${rng.pick(STREET_TYPES)}`;
+}
+
 /** Plain job titles, for offline fills (faker's are generated phrases). */
 export const JOB_TITLES = [
   'Office Manager',
