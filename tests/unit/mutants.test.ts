@@ -171,6 +171,9 @@ test('every edit gets a discriminating kill from its collateral mutant; without 
     ['writer.text.comments', /on the next paragraph \(.*\) too/],
     ['gimp.export.png-to-jpeg', /exported again as/],
     ['multi.calc-os.backup-then-sort', /as well as its own/],
+    // Session 18: what the oracle leaves alone inside the object it touches.
+    ['os.search.replace-config-value', /opened up to everyone/],
+    ['vscode.code.rename-symbol', /saved again as/],
   ];
   for (const [id, collateral] of cases) {
     const spec = specOf(id);
