@@ -19,6 +19,11 @@ function sheetOf(edit: CalcEdit): string | undefined {
 function areasOf(edit: CalcEdit): { sheet: string; area: Range }[] {
   const sheet = sheetOf(edit);
   if (sheet === undefined) return [];
+  // A sort moves the rows under its header; the header row stays where it is.
+  if (edit.op === 'calc.sort_range') {
+    const r = parseRange(edit.range);
+    return [{ sheet: sheet.toLowerCase(), area: edit.header === false ? r : { ...r, top: r.top + 1 } }];
+  }
   const out: Range[] = [];
   const fields = edit.op === 'calc.add_chart' ? { ...edit.chart } : { ...edit };
   for (const [key, v] of Object.entries(fields))

@@ -184,6 +184,41 @@ describe('touched objects keep what the oracle left alone', () => {
     );
   });
 
+  test('a two-key sort: the stray keystroke lands on the header row the sorts leave in place', async () => {
+    const FILE = 'Documents/staff.xlsx';
+    const initial = await calc.build(
+      FILE,
+      calc.docSchema.parse({
+        sheets: [
+          {
+            name: 'All',
+            rows: [
+              ['Employee', 'Department', 'Salary'],
+              ['Ann Lee', 'Finance', 41000],
+              ['Bo Ng', 'Sales', 38000],
+              ['Cy Ruiz', 'Finance', 52000],
+            ],
+          },
+        ],
+      }),
+    );
+    const sort = (column: string, direction: string) =>
+      calc.editSchema.parse({
+        op: 'calc.sort_range',
+        file: FILE,
+        sheet: 'All',
+        range: 'A1:C4',
+        column,
+        direction,
+      });
+    const names = (await calcMutants([sort('C', 'desc'), sort('B', 'asc')], initial)).map((m) => m.name);
+    // The first sort's rows are all the second's too: before, it had no cell beside it to damage.
+    assert.ok(
+      names.some((n) => /^calc\.sort_range #1 and [A-C]1 on All typed over/.test(n)),
+      names.join(' | '),
+    );
+  });
+
   test('an edit on the oracle’s own export: the result also written over the original is proposed', async () => {
     const edits = [
       {
