@@ -150,16 +150,14 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
     for (const p of pairs.values()) {
       if (nameMatchesAddress(p.name, p.address)) continue;
       f.nameAddressMismatches++;
-      if (f.mismatchExamples.length < EXAMPLES)
-        f.mismatchExamples.push({ taskId: t.taskId, skillId: t.skillId, ...p, name: p.name });
+      keep(f.mismatchExamples, { taskId: t.taskId, skillId: t.skillId, ...p, name: p.name });
     }
     const names = new Set<string>([...pairs.values()].map((p) => p.name));
     for (const s of stringsOf(t.context)) if (s.length <= 60) names.add(s.trim());
     for (const name of names) {
       if (!HONORIFIC_SUFFIX.test(name) || suffixed.has(name)) continue;
       suffixed.add(name);
-      if (f.suffixExamples.length < EXAMPLES)
-        f.suffixExamples.push({ taskId: t.taskId, skillId: t.skillId, name });
+      keep(f.suffixExamples, { taskId: t.taskId, skillId: t.skillId, name });
     }
     const addresses = new Set(texts.flatMap((s) => (s.match(EMAIL) ?? []).map((a) => a.toLowerCase())));
     for (const a of addresses) addressTasks.set(a, (addressTasks.get(a) ?? 0) + 1);
@@ -173,8 +171,7 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
       f.filesWithDuplicates++;
       f.duplicateSentences += repeated.length;
       for (const [sentence] of repeated)
-        if (f.duplicateExamples.length < EXAMPLES)
-          f.duplicateExamples.push({ taskId: t.taskId, skillId: t.skillId, path: file.path, sentence });
+        keep(f.duplicateExamples, { taskId: t.taskId, skillId: t.skillId, path: file.path, sentence });
     }
     measureHeadings(t, f);
     measureSlides(t, f);
@@ -183,8 +180,7 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
       const named = t.openFiles.find((p) => namesFile(t.instruction, p));
       if (named) {
         f.namingOpenFile++;
-        if (f.namingOpenFileExamples.length < EXAMPLES)
-          f.namingOpenFileExamples.push({ taskId: t.taskId, skillId: t.skillId, file: named });
+        keep(f.namingOpenFileExamples, { taskId: t.taskId, skillId: t.skillId, file: named });
       }
     }
   }
@@ -215,6 +211,19 @@ function topicLines(t: TaskContent): { topics: Topic[]; lines: { topic: Topic; l
   };
 }
 
+/** The topic lines a paragraph holds, each with the text that matched. */
+function topicHits(unit: string, lines: { topic: Topic; line: RegExp }[]): { topic: Topic; text: string }[] {
+  return lines.flatMap(({ topic, line }) => {
+    const hit = line.exec(unit);
+    return hit ? [{ topic, text: hit[0] }] : [];
+  });
+}
+
+/** Keeps an example while the list is short. */
+function keep<E>(examples: E[], example: E): void {
+  if (examples.length < EXAMPLES) examples.push(example);
+}
+
 /**
  * A deck's slides, each its paragraphs with the title first: the topic lines on a slide titled by a
  * topic, and of those the share from its own (a line that is another topic's title counts as that
@@ -224,27 +233,17 @@ function measureSlides(t: TaskContent, f: ContentFigures): void {
   const { topics, lines } = topicLines(t);
   for (const file of t.files)
     for (const [head, ...body] of file.slides ?? []) {
+      const where = { taskId: t.taskId, skillId: t.skillId, path: file.path };
       const title = topics.find((topic) => topic.title === head?.trim());
       if (!title) continue;
       for (const unit of body) {
         const named = topics.find((topic) => topic.title === unit.trim());
-        const hits = named
+        for (const { topic, text } of named
           ? [{ topic: named, text: unit.trim() }]
-          : lines.flatMap(({ topic, line }) => {
-              const hit = line.exec(unit);
-              return hit ? [{ topic, text: hit[0] }] : [];
-            });
-        for (const { topic, text } of hits) {
+          : topicHits(unit, lines)) {
           f.slideTopicLines++;
           if (topic === title) f.slideTitleLines++;
-          else if (f.offTitleExamples.length < EXAMPLES)
-            f.offTitleExamples.push({
-              taskId: t.taskId,
-              skillId: t.skillId,
-              path: file.path,
-              title: title.title,
-              line: text,
-            });
+          else keep(f.offTitleExamples, { ...where, title: title.title, line: text });
         }
       }
     }
@@ -275,18 +274,16 @@ function measureHeadings(t: TaskContent, f: ContentFigures): void {
         currentHeading = unit;
         continue;
       }
-      for (const { topic, line } of lines) {
-        const hit = line.exec(unit);
-        if (!hit) continue;
+      for (const { topic, text } of topicHits(unit, lines)) {
         f.topicLinesInBodies++;
         if (topic === current) f.headingTopicLines++;
-        else if (f.offSubjectExamples.length < EXAMPLES)
-          f.offSubjectExamples.push({
+        else
+          keep(f.offSubjectExamples, {
             taskId: t.taskId,
             skillId: t.skillId,
             path: file.path,
             heading: currentHeading,
-            line: hit[0],
+            line: text,
           });
       }
     }

@@ -22,6 +22,11 @@ export async function vscodeMutants(edits: VscodeEdit[], initial: FileMap) {
   const { out, add, also } = editMutants(edits);
   const root = workspaceRoot(Object.keys(initial));
   const paths = new Set(edits.flatMap((e) => ('path' in e ? [e.path] : [])));
+  /** Visible text files the task leaves alone, where a stray paste could land. */
+  const texts = Object.keys(initial)
+    .filter((p) => !paths.has(p) && !p.split('/').some((seg) => seg.startsWith('.')))
+    .filter((p) => /\.(md|txt|py|js|ts|json|ya?ml|toml|ini|cfg|sh|css|html)$/i.test(p))
+    .sort();
   edits.forEach((e, i) => {
     // Beside the task: another setting changed on the way, or a line of another file pasted twice.
     if ('settings' in e) {
@@ -35,10 +40,6 @@ export async function vscodeMutants(edits: VscodeEdit[], initial: FileMap) {
     } else if ('path' in e) {
       // The nearest text file the task leaves alone: the edited file's folder first, then its
       // parents inside the project (never a top folder of the home, whose files are no project's).
-      const texts = Object.keys(initial)
-        .filter((p) => !paths.has(p) && !p.split('/').some((seg) => seg.startsWith('.')))
-        .filter((p) => /\.(md|txt|py|js|ts|json|ya?ml|toml|ini|cfg|sh|css|html)$/i.test(p))
-        .sort();
       const dirs = e.path.split('/').slice(0, -1);
       const other = dirs
         .slice(1)

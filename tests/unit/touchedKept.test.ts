@@ -32,6 +32,9 @@ const replace = osEdit({
 });
 const chmod = osEdit({ op: 'os.chmod', path: 'ops/report.sh', mode: '0755' });
 
+/** A one-file workbook of the given sheets, as the Calc preparer builds it. */
+const workbook = (file: string, sheets: unknown[]) => calc.build(file, calc.docSchema.parse({ sheets }));
+
 async function osChecks(initial: FileMap, edits: OsEdit[], files: string[]) {
   const solved = await applyEdits(initial, edits);
   return (await os.invariants(initial, solved, files)).map((c) => os.checkSchema.parse(c));
@@ -89,25 +92,20 @@ describe('touched objects keep what the oracle left alone', () => {
 
   test('a renamed sheet keeps its cells under the new name; a cell typed over or a sheet added fails', async () => {
     const FILE = 'Documents/tracker.xlsx';
-    const initial = await calc.build(
-      FILE,
-      calc.docSchema.parse({
-        sheets: [
-          { name: 'Notes', rows: [['Read me first']] },
-          {
-            name: 'Tracker',
-            columns: [
-              { header: 'Item', type: 'text' },
-              { header: 'Quantity', type: 'number' },
-            ],
-            rows: [
-              ['Folders', 12],
-              ['Labels', 40],
-            ],
-          },
+    const initial = await workbook(FILE, [
+      { name: 'Notes', rows: [['Read me first']] },
+      {
+        name: 'Tracker',
+        columns: [
+          { header: 'Item', type: 'text' },
+          { header: 'Quantity', type: 'number' },
         ],
-      }),
-    );
+        rows: [
+          ['Folders', 12],
+          ['Labels', 40],
+        ],
+      },
+    ]);
     const rename = calc.editSchema.parse({
       op: 'calc.rename_sheet',
       file: FILE,
@@ -154,21 +152,16 @@ describe('touched objects keep what the oracle left alone', () => {
 
   test('a summary sheet the oracle fills whole: the stray keystroke lands on the data sheet', async () => {
     const FILE = 'Desktop/bills.xlsx';
-    const initial = await calc.build(
-      FILE,
-      calc.docSchema.parse({
-        sheets: [
-          {
-            name: 'Items',
-            rows: [
-              ['Payee', 'Bill'],
-              ['Gas', 40],
-              ['Water', 25],
-            ],
-          },
+    const initial = await workbook(FILE, [
+      {
+        name: 'Items',
+        rows: [
+          ['Payee', 'Bill'],
+          ['Gas', 40],
+          ['Water', 25],
         ],
-      }),
-    );
+      },
+    ]);
     const edits = [
       { op: 'calc.add_sheet', file: FILE, sheet: 'Report' },
       { op: 'calc.set_values', file: FILE, sheet: 'Report', cell: 'A1', values: [['Count'], ['Total']] },
@@ -186,22 +179,17 @@ describe('touched objects keep what the oracle left alone', () => {
 
   test('a two-key sort: the stray keystroke lands on the header row the sorts leave in place', async () => {
     const FILE = 'Documents/staff.xlsx';
-    const initial = await calc.build(
-      FILE,
-      calc.docSchema.parse({
-        sheets: [
-          {
-            name: 'All',
-            rows: [
-              ['Employee', 'Department', 'Salary'],
-              ['Ann Lee', 'Finance', 41000],
-              ['Bo Ng', 'Sales', 38000],
-              ['Cy Ruiz', 'Finance', 52000],
-            ],
-          },
+    const initial = await workbook(FILE, [
+      {
+        name: 'All',
+        rows: [
+          ['Employee', 'Department', 'Salary'],
+          ['Ann Lee', 'Finance', 41000],
+          ['Bo Ng', 'Sales', 38000],
+          ['Cy Ruiz', 'Finance', 52000],
         ],
-      }),
-    );
+      },
+    ]);
     const sort = (column: string, direction: string) =>
       calc.editSchema.parse({
         op: 'calc.sort_range',
