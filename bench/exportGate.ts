@@ -41,7 +41,7 @@ for (let r = 0; r < runs; r++) {
   const worker = async () => {
     while (next < jobs.length) {
       const { spec, level } = jobs[next++]!;
-      const a = await authorTask(spec, 11 + r, offlineCaller, { level, roundId: 'bench', taskIndex: 0 });
+      const a = await authorTask(spec, 11 + r, offlineCaller, { level, roundId: `bench-${r}`, taskIndex: 0 });
       if (!a.ok) continue;
       const p = await prepareInMemory(spec, 'file', a.context);
       if (!p.ok) throw new Error(`${spec.id} ${level}: ${p.reason}: ${p.detail.slice(0, 300)}`);

@@ -31,10 +31,35 @@ export function sampleParam(spec: ParamSpec, rng: Rng): unknown {
   return spec.const;
 }
 
-export function sampleParams(specs: Record<string, ParamSpec>, seed: number): Record<string, unknown> {
+/**
+ * Where a task sits among its skill's tasks in a round: `seed` is the skill's in that round, `index`
+ * the task's. Tasks of one stratum draw a `pick` without replacement — each run of n tasks (n the
+ * number of choices) takes every choice once, in an order of its own — so a skill's three tasks of
+ * a round never share the scenario a short list picks (independent draws gave the same files to
+ * two of them about once in a few hundred skills).
+ */
+export interface Stratum {
+  seed: number;
+  index: number;
+}
+
+export function sampleParams(
+  specs: Record<string, ParamSpec>,
+  seed: number,
+  stratum?: Stratum,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   // One stream per name, so adding a parameter to a spec does not change the values of the others.
   for (const [name, spec] of Object.entries(specs))
-    out[name] = sampleParam(spec, new Rng(deriveSeed(seed, name)));
+    out[name] =
+      stratum && 'pick' in spec
+        ? stratifiedPick(spec.pick, stratum, name)
+        : sampleParam(spec, new Rng(deriveSeed(seed, name)));
   return out;
+}
+
+function stratifiedPick(items: readonly unknown[], { seed, index }: Stratum, name: string): unknown {
+  const run = Math.floor(index / items.length);
+  const order = new Rng(deriveSeed(seed, name, run)).shuffle(items);
+  return order[index % items.length];
 }

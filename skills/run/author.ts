@@ -16,7 +16,7 @@ import { DatasetError } from '../datasets.ts';
 import { generateRecords, type ProseSource, proseKindsOf, resolvedGenerateSchema } from '../generate.ts';
 import { type InstructionLevel, LEVEL_GUIDANCE } from '../levels.ts';
 import { compileOutput } from '../outputTypes.ts';
-import { sampleParams } from '../params.ts';
+import { type Stratum, sampleParams } from '../params.ts';
 import { deriveSeed } from '../random.ts';
 import { isLevelledNode, nodeQualifiedId, type SkillNode, type SkillSpec } from '../schema.ts';
 import { stringsOf } from '../stringsOf.ts';
@@ -73,7 +73,11 @@ export function zodValidator(schema: z.ZodType) {
  */
 export interface AuthorOptions {
   level?: InstructionLevel;
-  /** Where the task sits in its skill run: tasks of one pool share one content call. */
+  /**
+   * Where the task sits in its skill run: tasks of one pool share one content call, and the
+   * skill's tasks of one round share out their picks by index (so one round id with index 0 draws
+   * the same picks whatever the seed).
+   */
   roundId?: string;
   taskIndex?: number;
   /**
@@ -91,8 +95,13 @@ export async function authorTask(
 ): Promise<AuthorResult> {
   const level = options.level ?? 'natural';
   let prose: ProseSource | undefined;
+  // In a round, the skill's tasks share out their picks (see Stratum); a lone try draws freely.
+  const stratumOf = (stream: string): Stratum | undefined =>
+    options.roundId === undefined
+      ? undefined
+      : { seed: deriveSeed(options.roundId, spec.id, stream), index: options.taskIndex ?? 0 };
   const ctx: Context = {
-    params: sampleParams(spec.params, deriveSeed(taskSeed, 'params')),
+    params: sampleParams(spec.params, deriveSeed(taskSeed, 'params'), stratumOf('params')),
     task: { seed: taskSeed, level, today: options.today ?? new Date().toISOString().slice(0, 10) },
   };
   const nodeMs: Record<string, number> = {};
@@ -103,7 +112,11 @@ export async function authorTask(
     try {
       if ('step' in node) {
         // A composite's step: its own params (sampled from its own stream), then the bound inputs.
-        const params = sampleParams(node.step.params, deriveSeed(taskSeed, `${node.id}.params`));
+        const params = sampleParams(
+          node.step.params,
+          deriveSeed(taskSeed, `${node.id}.params`),
+          stratumOf(`${node.id}.params`),
+        );
         ctx[node.id] = { params, task: ctx.task };
         binds.set(node.id, node.step.bind);
         for (const [target, tmpl] of Object.entries(node.step.bind))

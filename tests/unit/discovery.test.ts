@@ -262,7 +262,11 @@ describe('discovery across the library', () => {
       marked++;
       for (const level of spec.discovery)
         for (const seed of [3, 17, 41, 77]) {
-          const r = await authorTask(spec, seed, offlineCaller, { level, roundId: 'unit', taskIndex: 0 });
+          const r = await authorTask(spec, seed, offlineCaller, {
+            level,
+            roundId: `unit-${seed}`,
+            taskIndex: 0,
+          });
           if (!r.ok) {
             failures.push(`${id} ${level} ${seed}: ${r.reason} ${r.detail}`);
             continue;

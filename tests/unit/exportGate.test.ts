@@ -23,7 +23,11 @@ const specOf = (id: string): SkillSpec => {
 async function prepared(id: string, level: 'explicit' | 'natural' | 'goal' = 'goal'): Promise<PreparedTask> {
   const spec = specOf(id);
   for (let seed = 1; seed < 6; seed++) {
-    const a = await authorTask(spec, seed, offlineCaller, { level, roundId: 'gate-test', taskIndex: 0 });
+    const a = await authorTask(spec, seed, offlineCaller, {
+      level,
+      roundId: `gate-test-${seed}`,
+      taskIndex: 0,
+    });
     if (!a.ok) continue;
     const p = await prepareInMemory(spec, 'file', a.context);
     if (p.ok || p.reason === 'export_mismatch') return p;

@@ -159,6 +159,27 @@ describe('params', () => {
     assert.equal(after['domain'], before['domain']);
   });
 
+  test("a skill's tasks in one round take every choice of a pick once per run of that many tasks", () => {
+    const choices = ['sales', 'inventory', 'payroll'];
+    const orders = new Set<string>();
+    for (const round of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const drawn = Array.from(
+        { length: 6 },
+        (_, index) => sampleParams(specs, seeds[index]!, { seed: round, index })['domain'] as string,
+      );
+      // Two runs of three: each holds every choice, though the seeds differ task by task.
+      assert.deepEqual([...drawn.slice(0, 3)].sort(), [...choices].sort(), `round ${round}: ${drawn}`);
+      assert.deepEqual([...drawn.slice(3)].sort(), [...choices].sort(), `round ${round}: ${drawn}`);
+      orders.add(drawn.join());
+      // Only picks are shared out; the other rules still draw from the task's own seed.
+      const free = sampleParams(specs, seeds[0]!, { seed: round, index: 0 });
+      const { domain: _d, ...rest } = free;
+      const { domain: _e, ...plain } = sampleParams(specs, seeds[0]!);
+      assert.deepEqual(rest, plain);
+    }
+    assert.ok(orders.size > 3, `rounds share out in orders of their own (${orders.size} of 8 distinct)`);
+  });
+
   test('an int range covers both ends', () => {
     const rng = new Rng(7);
     const drawn = new Set(Array.from({ length: 200 }, () => sampleParam({ int: [1, 3] }, rng)));
