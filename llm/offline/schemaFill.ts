@@ -1,6 +1,7 @@
 import type { Faker } from '@faker-js/faker';
-import { JOB_TITLES, kitProse } from './content/kit.ts';
+import { DEPARTMENTS, fictionalPhone, JOB_TITLES, kitProse, streetAddress } from './content/kit.ts';
 import { drawOrganisation, drawPerson, FIRST_NAMES, isPersonName, LAST_NAMES } from './content/people.ts';
+import { TOWNS } from './content/towns.ts';
 import type { Rng } from './prng.ts';
 import { sampleRegex } from './regexSample.ts';
 
@@ -298,7 +299,7 @@ function byName(name: string, ctx: Ctx): string {
       .replace(/[^a-z0-9]+/g, '_');
   if (/file_?name|filename|^file$/.test(n)) return slug();
   if (/folder|directory|^dir/.test(n)) return f.word.noun();
-  if (/sheet/.test(n)) return f.commerce.department();
+  if (/sheet/.test(n)) return ctx.rng.pick(DEPARTMENTS);
   if (/email/.test(n)) return drawPerson(ctx.rng).email;
   if (/column|header|field|label|key|tag|keyword/.test(n))
     return f.word.noun().replace(/^./, (c) => c.toUpperCase());
@@ -307,10 +308,12 @@ function byName(name: string, ctx: Ctx): string {
   if (/company|organi[sz]ation|employer|vendor|supplier|customer/.test(n)) return drawOrganisation(ctx.rng);
   if (/(^|_)name$|person|author|sender|recipient|owner|manager|contact/.test(n))
     return drawPerson(ctx.rng).name;
-  if (/city/.test(n)) return f.location.city();
+  // The cast's places and numbers as the content kit writes them (British towns and streets, drama
+  // phone ranges): faker's cities read as people ("Port Kris") and its numbers may ring someone.
+  if (/city|town/.test(n)) return ctx.rng.pick(TOWNS);
   if (/country/.test(n)) return f.location.country();
-  if (/address|street/.test(n)) return f.location.streetAddress();
-  if (/phone/.test(n)) return f.phone.number({ style: 'national' });
+  if (/address|street/.test(n)) return streetAddress(ctx.rng);
+  if (/phone/.test(n)) return fictionalPhone(ctx.rng);
   if (/url|link|website/.test(n)) return f.internet.url();
   if (/date/.test(n))
     return f.date
@@ -318,9 +321,10 @@ function byName(name: string, ctx: Ctx): string {
       .toISOString()
       .slice(0, 10);
   if (/colou?r/.test(n)) return f.color.human();
-  if (/currency/.test(n)) return f.finance.currencyCode();
+  if (/currency/.test(n)) return ctx.rng.pick(['GBP', 'EUR', 'USD']);
   if (/product|item/.test(n)) return kitProse('product', ctx.rng);
-  if (/department|team|category/.test(n)) return f.commerce.department();
+  if (/department|team/.test(n)) return ctx.rng.pick(DEPARTMENTS);
+  if (/category/.test(n)) return f.commerce.department();
   if (/job|role|position/.test(n)) return ctx.rng.pick(JOB_TITLES);
   // Prose comes from the English content kit, never from random words.
   if (/title|subject|heading|topic/.test(n)) return kitProse('title', ctx.rng);

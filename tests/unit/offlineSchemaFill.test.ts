@@ -3,6 +3,8 @@ import { describe, test } from 'node:test';
 import { base, en, Faker } from '@faker-js/faker';
 import fc from 'fast-check';
 import { z } from 'zod';
+import { DEPARTMENTS } from '../../llm/offline/content/kit.ts';
+import { TOWNS } from '../../llm/offline/content/towns.ts';
 import { createRng } from '../../llm/offline/prng.ts';
 import { sampleRegex } from '../../llm/offline/regexSample.ts';
 import { conforms, fillSchema, type JsonSchema } from '../../llm/offline/schemaFill.ts';
@@ -146,6 +148,26 @@ describe('offline schema filling', () => {
     assert.match(v.email, /^[^@\s]+@[^@\s]+\.[a-z]+$/);
     assert.ok(v.company.length > 1);
     assert.ok(v.year >= 1990 && v.year <= 2030);
+  });
+
+  test("places, numbers and departments come from the content kit's cast, not faker's", () => {
+    const s = z.strictObject({
+      city: z.string(),
+      office_address: z.string(),
+      phone: z.string(),
+      department: z.string(),
+      sheet: z.string(),
+    });
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const v = s.parse(fillWith(jsonSchemaOf(s), seed));
+      assert.ok(TOWNS.includes(v.city), `city ${v.city}`);
+      assert.match(
+        v.office_address,
+        /^\d{1,3} [A-Z][a-z]+ (Road|Street|Lane|Close|Avenue|Way|Gardens|Terrace)$/,
+      );
+      assert.match(v.phone, /^(01632 960|07700 900)\d{3}$/);
+      assert.ok(DEPARTMENTS.includes(v.department) && DEPARTMENTS.includes(v.sheet), JSON.stringify(v));
+    }
   });
 
   test('$ref/$defs (recursive schemas) terminate and validate', () => {
