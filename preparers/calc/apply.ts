@@ -399,11 +399,14 @@ function applyOne(state: EditState, edit: CalcEdit): void {
       });
       return;
     }
-    case 'calc.set_print_area':
-      requireSheet(wb, edit.sheet).pageSetup.printArea = edit.range.includes(':')
-        ? edit.range
-        : `${edit.range}:${edit.range}`;
+    case 'calc.set_print_area': {
+      // exceljs puts "$" before each column only ("$A1:$C12"): LibreOffice reads those rows as
+      // relative and does not print the range. Rows made absolute here come out "$A$1:$C$12".
+      const [a, b = a] = edit.range.split(':');
+      requireSheet(wb, edit.sheet).pageSetup.printArea =
+        `${a!.replace(/(\d+)$/, '$$$1')}:${b!.replace(/(\d+)$/, '$$$1')}`;
       return;
+    }
     case 'calc.move_sheet': {
       const ws = requireSheet(wb, edit.sheet);
       const ordered = [...wb.worksheets].filter((w) => w !== ws);

@@ -1197,10 +1197,36 @@ def calc_print_area(env, ws, c):
     area = next((n for n in names if n['name'].lower() == '_xlnm.print_area' and n['localSheetId'] == index), None)
     if area is None:
         return False, {'printArea': None}
-    parts = [parse_area(p) for p in area['ref'].split(',')]
-    want = range_name(parse_range(c['range']))
-    ok = len(parts) == 1 and parts[0] is not None and parts[0]['range'] == want and same_sheet(parts[0]['sheet'], c['sheet'])
-    return ok, {'printArea': area['ref']}
+    parts = [print_area(p) for p in area['ref'].split(',')]
+    want = parse_range(c['range'])
+    got = parts[0]['range'] if len(parts) == 1 and parts[0] is not None and same_sheet(parts[0]['sheet'], c['sheet']) else None
+    if got is None:
+        return False, {'printArea': area['ref']}
+    if range_name(got) == range_name(want):
+        return True, {'printArea': area['ref']}
+    if not c.get('covers') or not (got[0] <= want[0] and got[1] <= want[1] and got[2] >= want[2] and got[3] >= want[3]):
+        return False, {'printArea': area['ref']}
+    # Wider: it prints the same page when every cell it adds is empty.
+    extra = None
+    for (r, col) in sorted(set(ws.cells) | set(ws.slaves)):
+        v = ws.value(r, col)
+        if v is not None and v != '' and inside(got, r, col) and not inside(want, r, col):
+            extra = '%s%d' % (num_to_col(col), r)
+            break
+    return extra is None, dict({'printArea': area['ref']}, **({'alsoPrints': extra} if extra else {}))
+
+
+def print_area(ref):
+    """A print range's area: a range, or whole columns ("$A:$C", to the sheet's last row)."""
+    m = re.match(r"^(?:'((?:[^']|'')+)'|([^!'\"]+))!(.+)$", js_trim(ref))
+    raw = (m.group(3) if m else js_trim(ref)).replace('$', '').upper()
+    sheet = (m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)) if m else None
+    cols = re.match(r'^([A-Z]{1,3}):([A-Z]{1,3})\Z', raw)
+    if cols:
+        left, right = col_to_num(cols.group(1)), col_to_num(cols.group(2))
+        return {'sheet': sheet, 'range': (1, min(left, right), WHOLE_COLUMN_ROWS, max(left, right))}
+    a = parse_area(ref)
+    return a and {'sheet': a['sheet'], 'range': parse_range(a['range'])}
 
 
 def areas_of(sqref):

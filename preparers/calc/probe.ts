@@ -319,7 +319,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
     case 'calc.column_width':
       return probeColumnWidth(parseXml((await sheetXml(zip, ws.name)) ?? '<worksheet/>'), check);
     case 'calc.print_area':
-      return probePrintArea(zip, check);
+      return probePrintArea(zip, ws, check);
     case 'calc.validation':
       return probeValidation(parseXml((await sheetXml(zip, ws.name)) ?? '<worksheet/>'), wb, ws.name, check);
     case 'calc.merged': {

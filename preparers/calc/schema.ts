@@ -426,7 +426,16 @@ export const calcEditSchema = z
       })
       .strict()
       .describe('A list validation (a drop-down of the given entries) on every cell of the range.'),
-    z.object({ op: z.literal('calc.set_print_area'), ...on, range: rangeRef }).strict(),
+    z
+      .object({
+        op: z.literal('calc.set_print_area'),
+        ...on,
+        range: z
+          .union([rangeRef, z.string().regex(/^[A-Z]{1,3}:[A-Z]{1,3}$/, 'whole columns such as "A:C"')])
+          .describe('A range ("A1:C20") or whole columns ("A:C", as when the column headers are selected).'),
+      })
+      .strict()
+      .describe('Format > Print Ranges > Define on the range.'),
     z
       .object({
         op: z.literal('calc.move_sheet'),
@@ -782,9 +791,17 @@ export const calcCheckSchema = z
         kind: z.literal('calc.print_area'),
         ...on,
         range: rangeRef.describe('The print range ($ signs ignored).'),
+        covers: z
+          .boolean()
+          .default(false)
+          .describe(
+            'A wider range passes too when every cell it adds is empty (whole columns, rows under the table): LibreOffice prints the same page.',
+          ),
       })
       .strict()
-      .describe("The sheet's print range is exactly this one range."),
+      .describe(
+        "The sheet's print range is this one range (or, with covers, one that prints the same cells).",
+      ),
     z
       .object({
         kind: z.literal('calc.validation'),

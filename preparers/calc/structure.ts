@@ -2,6 +2,7 @@ import type ExcelJS from 'exceljs';
 import type JSZip from 'jszip';
 import type { ProbeResult } from '../types.ts';
 import { cellName, colToNum, parseRange, type Range, rangeName } from './a1.ts';
+import { WHOLE_COLUMN_ROWS } from './formula.ts';
 import type { CalcCheck } from './schema.ts';
 import { cellValue, findSheet, type Plain } from './workbook.ts';
 import { attr, findAll, parseXml, readPart, text, type XmlNode } from './xml.ts';
@@ -101,20 +102,56 @@ export async function probeNamedRange(zip: JSZip, check: Check<'calc.named_range
   return { pass, observed: { names: user.slice(0, 20).map((n) => ({ name: n.name, ref: n.ref })) } };
 }
 
-export async function probePrintArea(zip: JSZip, check: Check<'calc.print_area'>): Promise<ProbeResult> {
+export async function probePrintArea(
+  zip: JSZip,
+  ws: ExcelJS.Worksheet,
+  check: Check<'calc.print_area'>,
+): Promise<ProbeResult> {
   const { names, sheets } = await definedNames(zip);
   const index = sheets.findIndex((s) => s.toLowerCase() === check.sheet.toLowerCase());
   const area = names.find((n) => n.name.toLowerCase() === '_xlnm.print_area' && n.localSheetId === index);
   if (!area) return { pass: false, observed: { printArea: null } };
-  const parts = area.ref.split(',').map((p) => parseArea(p));
-  const want = rangeName(parseRange(check.range));
-  const pass =
-    parts.length === 1 &&
-    parts[0] !== undefined &&
-    parts[0].range === want &&
-    sameSheet(parts[0].sheet, check.sheet);
-  return { pass, observed: { printArea: area.ref } };
+  const parts = area.ref.split(',').map((p) => printArea(p));
+  const want = parseRange(check.range);
+  const got =
+    parts.length === 1 && parts[0] && sameSheet(parts[0].sheet, check.sheet) ? parts[0].range : undefined;
+  if (!got) return { pass: false, observed: { printArea: area.ref } };
+  if (rangeName(got) === rangeName(want)) return { pass: true, observed: { printArea: area.ref } };
+  if (!check.covers || !covering(got, want)) return { pass: false, observed: { printArea: area.ref } };
+  // Wider: it prints the same page when every cell it adds is empty.
+  let extra: string | undefined;
+  ws.eachRow({ includeEmpty: false }, (row, r) =>
+    row.eachCell((cell, c) => {
+      const v = cellValue(cell);
+      if (!extra && v !== null && v !== '' && inside(got, r, c) && !inside(want, r, c))
+        extra = cellName(r, c);
+    }),
+  );
+  return {
+    pass: extra === undefined,
+    observed: { printArea: area.ref, ...(extra ? { alsoPrints: extra } : {}) },
+  };
 }
+
+/** A print range's area: a range, or whole columns ("$A:$C", to the sheet's last row). */
+function printArea(ref: string): { sheet: string | undefined; range: Range } | undefined {
+  const m = /^(?:'((?:[^']|'')+)'|([^!'"]+))!(.+)$/.exec(ref.trim());
+  const raw = (m ? m[3]! : ref.trim()).replace(/\$/g, '').toUpperCase();
+  const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
+  const cols = /^([A-Z]{1,3}):([A-Z]{1,3})$/.exec(raw);
+  if (cols) {
+    const [left, right] = [colToNum(cols[1]!), colToNum(cols[2]!)];
+    return {
+      sheet,
+      range: { top: 1, bottom: WHOLE_COLUMN_ROWS, left: Math.min(left, right), right: Math.max(left, right) },
+    };
+  }
+  const area = parseArea(ref);
+  return area && { sheet: area.sheet, range: parseRange(area.range) };
+}
+
+const covering = (outer: Range, r: Range) =>
+  outer.top <= r.top && outer.left <= r.left && outer.bottom >= r.bottom && outer.right >= r.right;
 
 function areasOf(sqref: string): Range[] {
   return sqref
