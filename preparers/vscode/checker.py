@@ -226,7 +226,20 @@ def vscode_text(env, c):
     if data is None:
         return False, {'file': False}
     text = universal_newlines(utf8(data))
-    return text == universal_newlines(c['content']), {'content': excerpt(text)}
+    read = ini_spacing if c.get('ini') else (lambda t: t)
+    return read(text) == read(universal_newlines(c['content'])), {'content': excerpt(text)}
+
+
+def ini_spacing(text):
+    """An INI text with each "key = value" line spaced one way (see iniSpacing in probe.ts)."""
+    out = []
+    for line in text.split('\n'):
+        eq = line.find('=')
+        if eq < 0 or re.match(r'^\s*[#;\[]', line):
+            out.append(line)
+        else:
+            out.append('%s = %s' % (js_trim(line[:eq]), js_trim(line[eq + 1:])))
+    return '\n'.join(out)
 
 
 @kind('vscode.lines')

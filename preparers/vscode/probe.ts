@@ -51,6 +51,21 @@ const matches = (entry: unknown, key: string, command: string) =>
   entry.command === command;
 
 /** Text as Python's text mode reads it: CRLF and lone CR are LF. */
+/**
+ * An INI text with each "key = value" line spaced one way: the key and the value trimmed, one
+ * space each side of the first "=". Comments, section headers and other lines stay as written.
+ */
+export function iniSpacing(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const eq = line.indexOf('=');
+      if (eq < 0 || /^\s*[#;[]/.test(line)) return line;
+      return `${line.slice(0, eq).trim()} = ${line.slice(eq + 1).trim()}`;
+    })
+    .join('\n');
+}
+
 export function universalNewlines(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
@@ -139,7 +154,11 @@ export async function probeVscode(files: FileMap, check: VscodeCheck): Promise<P
       const bytes = files[check.file];
       if (bytes === undefined) return { pass: false, observed: { file: false } };
       const text = universalNewlines(Buffer.from(bytes).toString('utf8'));
-      return { pass: text === universalNewlines(check.content), observed: { content: excerpt(text) } };
+      const read = check.ini ? iniSpacing : (t: string) => t;
+      return {
+        pass: read(text) === read(universalNewlines(check.content)),
+        observed: { content: excerpt(text) },
+      };
     }
     case 'vscode.lines': {
       const bytes = files[check.file];

@@ -234,7 +234,17 @@ export const checkSchema = z.discriminatedUnion('kind', [
       'Invariant: apart from the touched key/command pairs, keybindings.json holds exactly these entries.',
     ),
   z
-    .strictObject({ kind: z.literal('vscode.text'), file: filePath, content: z.string().max(1_000_000) })
+    .strictObject({
+      kind: z.literal('vscode.text'),
+      file: filePath,
+      content: z.string().max(1_000_000),
+      ini: z
+        .boolean()
+        .default(false)
+        .describe(
+          'An INI file: a "key = value" line compares by its key and value, however it is spaced around "=" (configparser reads "port=8443" and "port = 8443" alike).',
+        ),
+    })
     .describe("The file's text equals this (CRLF and CR read as LF, as Python's text mode reads it)."),
   z
     .strictObject({

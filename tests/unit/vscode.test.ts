@@ -229,6 +229,47 @@ describe('vscode preparer', () => {
     );
   });
 
+  test('an INI file compares a key = value line however it is spaced; its key, value and other lines still count', async () => {
+    const cfg = '[server]\nhost = 0.0.0.0\nport = 8080\n; staging proxy\n\n[logging]\nlevel = DEBUG\n';
+    const initial = await vs.build(
+      WS,
+      vs.docSchema.parse({ ...DOC, files: [{ path: 'app.cfg', content: cfg }] }),
+    );
+    const write = (content: string) =>
+      apply(initial, { op: 'vscode.write_file', path: `${WS}/app.cfg`, content });
+    const oracle = cfg.replace('port = 8080', 'port = 8443');
+    const states: Record<string, FileMap> = {
+      oracle: await write(oracle),
+      tight: await write(cfg.replace('port = 8080', 'port=8443')),
+      wide: await write(cfg.replace('port = 8080', '  port   =  8443  ')),
+      quoted: await write(cfg.replace('port = 8080', 'port = "8443"')),
+      otherKey: await write(cfg.replace('port = 8080', 'ports = 8443')),
+      commentSpaced: await write(oracle.replace('; staging proxy', ';staging proxy')),
+      untouched: initial,
+    };
+    const checks = [true, false].map((ini) =>
+      vs.checkSchema.parse({ kind: 'vscode.text', file: `${WS}/app.cfg`, content: oracle, ini }),
+    );
+    const want: Record<string, boolean[]> = {
+      oracle: [true, true],
+      tight: [true, false],
+      wide: [true, false],
+      quoted: [false, false],
+      otherKey: [false, false],
+      // Only key = value lines are read loosely: a comment is text.
+      commentSpaced: [false, false],
+      untouched: [false, false],
+    };
+    for (const [name, files] of Object.entries(states))
+      assert.deepEqual(await Promise.all(checks.map((c) => probe(files, c))), want[name], name);
+    const verdicts = await shippedVerdicts(states, checks);
+    assert.deepEqual(
+      verdicts.map((v) => v.map((x) => x.pass)),
+      Object.keys(states).map((k) => want[k]),
+      'the shipped checker agrees',
+    );
+  });
+
   test('indentation detection may be turned off with the tab settings, and only with them', async () => {
     const initial = await vs.build(WS, DOC);
     const detectOff = { op: 'vscode.set_setting', key: 'editor.detectIndentation', value: false };
