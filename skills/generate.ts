@@ -332,7 +332,9 @@ function field(
     case 'bool':
       return rng.next() < 0.5;
     case 'filename':
-      return `${f.prefix ?? ''}${rng.pick(FILE_WORDS)}_${rng.int(10, 99)}`;
+      return f.prefix
+        ? `${f.prefix}${rng.pick(FILE_WORDS)}_${rng.int(10, 99)}`
+        : `${rng.pick(WRITTEN_FILE_WORDS)}_${rng.int(10, 99)}`;
     case 'column': {
       const value = f.column === undefined ? undefined : who.row?.[f.column];
       if (value === undefined)
@@ -343,6 +345,26 @@ function field(
       throw new Error(`field kind ${f.kind} needs a content set`);
   }
 }
+
+/**
+ * Stems for a file with no prefix: what such a file holds is written text (a sentence, a
+ * paragraph), so its name says a written kind ("photo_69.csv" or "receipt_12.txt" holding a
+ * paragraph about the network read as a collage).
+ */
+const WRITTEN_FILE_WORDS = [
+  'notes',
+  'report',
+  'draft',
+  'summary',
+  'minutes',
+  'letter',
+  'plan',
+  'agenda',
+  'memo',
+  'update',
+  'review',
+  'proposal',
+];
 
 /** Plain English stems for generated file names (faker's random nouns made names like "sausage_14"). */
 const FILE_WORDS = [
