@@ -117,6 +117,25 @@ describe('topic-coherent prose', () => {
     assert.doesNotMatch(`${again!.body} ${again!.ps}`, /about budget/);
   });
 
+  test('a mailbox with more messages than the set has paragraphs says no sentence twice while unused lines remain', () => {
+    const set: ContentSet = {
+      titles: ['Budget', 'Travel'],
+      topics: [topic('Budget'), topic('Travel'), topic('Rota'), topic('Parking')],
+      sentences: ['A loose line that belongs to no title at all.', 'Another loose line for the memo.'],
+      paragraphs: ['Line 1 about budget for the team. Line 2 about budget for the team.'],
+      products: [],
+    };
+    const prose = proseSourceFor(set, 3);
+    // Five bodies without subjects: the set's one paragraph, then four of three lines each.
+    const bodies = Array.from({ length: 5 }, () => prose.next('paragraph'));
+    const lines = bodies.flatMap((b) => b.split(/(?<=\.) /));
+    // 18 lines in the set, 14 handed out: none twice (they cycled through the set before).
+    assert.equal(lines.length, 14, JSON.stringify(bodies));
+    assert.equal(new Set(lines).size, lines.length, JSON.stringify(bodies));
+    // Loose lines go first, then the topics no title has drawn.
+    assert.match(bodies[1]!, /^A loose line/);
+  });
+
   test("per_title counts from the latest node of titles: an earlier step's subjects do not shift a deck", () => {
     const set: ContentSet = {
       titles: [],
