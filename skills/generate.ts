@@ -108,6 +108,12 @@ const fieldObject = z
       .max(80)
       .optional()
       .describe("with frame: the organisation the document is from (default: the task's own)"),
+    signed: z
+      .boolean()
+      .optional()
+      .describe(
+        "for sentence and paragraph: written as an e-mail, with a greeting and a sign-off by the record's person (its name field, drawn before)",
+      ),
   })
   .strict();
 const fieldSchema = z.union([z.enum(FIELD_KINDS), fieldObject]);
@@ -273,12 +279,13 @@ function field(
       if (index === count - 1 && closes) return prose.frame(f.frame, 'closing', 1, f.of);
       return prose.frame(f.frame, 'body', (closes ? count - 1 : count) - index);
     }
-    return prose.next(
+    const text = prose.next(
       f.kind as ProseKind,
       f.max,
       f.per_title === undefined ? undefined : Math.floor(index / f.per_title),
       f.per_title === undefined ? undefined : f.per_title - (index % f.per_title),
     );
+    return f.signed ? signedMail(text, who.person?.first, rng) : text;
   }
   switch (f.kind) {
     case 'first_name':
@@ -344,6 +351,18 @@ function field(
     default:
       throw new Error(`field kind ${f.kind} needs a content set`);
   }
+}
+
+const GREETINGS = ['Hi all,', 'Hello,', 'Hi,', 'Morning all,', 'Hi everyone,', 'Hello all,'];
+const SIGN_OFFS = ['Thanks', 'Best wishes', 'Cheers', 'Kind regards', 'Many thanks', 'Best'];
+
+/**
+ * A message body as people write one: a greeting, the text, a sign-off with the sender's first
+ * name (a bare paragraph in an Inbox reads as a fragment, not a mail).
+ */
+function signedMail(text: string, first: string | undefined, rng: Rng): string {
+  const close = rng.pick(SIGN_OFFS);
+  return `${rng.pick(GREETINGS)}\n\n${text}\n\n${first ? `${close},\n${first}` : close}`;
 }
 
 /**

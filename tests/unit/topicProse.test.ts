@@ -136,6 +136,35 @@ describe('topic-coherent prose', () => {
     assert.match(bodies[1]!, /^A loose line/);
   });
 
+  test("a signed body reads as a mail: a greeting, the text, a sign-off by the record's own person", () => {
+    const set: ContentSet = {
+      titles: ['Budget', 'Travel'],
+      topics: [topic('Budget'), topic('Travel')],
+      sentences: [],
+      paragraphs: [],
+      products: [],
+    };
+    const signed = { kind: 'paragraph' as const, signed: true, unique: false };
+    const named = generateRecords(
+      { records: 2, fields: { name: 'full_name', subject: 'title', body: signed }, duplicates: 0 },
+      5,
+      proseSourceFor(set, 3),
+    ).records as { name: string; subject: string; body: string }[];
+    for (const r of named) {
+      const [greeting, text, close] = r.body.split('\n\n');
+      assert.match(greeting!, /^(Hi|Hello|Morning)\b.*,$/, r.body);
+      assert.match(text!, new RegExp(`about ${r.subject.toLowerCase()}`), r.body);
+      assert.equal(close!.split('\n')[1], r.name.split(' ')[0], 'signed with the sender of that record');
+    }
+    // No person in the record (a newsletter, or a spec that sends it as someone else): no name.
+    const bare = generateRecords(
+      { records: 1, fields: { subject: 'title', body: signed }, duplicates: 0 },
+      5,
+      proseSourceFor(set, 3),
+    ).records[0] as { body: string };
+    assert.doesNotMatch(bare.body.split('\n\n')[2]!, /\n/);
+  });
+
   test("per_title counts from the latest node of titles: an earlier step's subjects do not shift a deck", () => {
     const set: ContentSet = {
       titles: [],
