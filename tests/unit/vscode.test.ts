@@ -6,7 +6,7 @@ import type { FileMap } from '../../preparers/types.ts';
 import { vscodePreparer as vs } from '../../preparers/vscode/index.ts';
 import { normalizeChord } from '../../preparers/vscode/keys.ts';
 import { USER_KEYBINDINGS, USER_SETTINGS } from '../../preparers/vscode/paths.ts';
-import { shippedVerdicts } from '../support/checkerHome.ts';
+import { assertVerdicts, shippedVerdicts } from '../support/checkerHome.ts';
 
 const WS = 'projects/shop';
 const DOC = vs.docSchema.parse({
@@ -260,14 +260,7 @@ describe('vscode preparer', () => {
       commentSpaced: [false, false],
       untouched: [false, false],
     };
-    for (const [name, files] of Object.entries(states))
-      assert.deepEqual(await Promise.all(checks.map((c) => probe(files, c))), want[name], name);
-    const verdicts = await shippedVerdicts(states, checks);
-    assert.deepEqual(
-      verdicts.map((v) => v.map((x) => x.pass)),
-      Object.keys(states).map((k) => want[k]),
-      'the shipped checker agrees',
-    );
+    await assertVerdicts(states, checks, want, (files, c) => vs.probe(files, c));
   });
 
   test('indentation detection may be turned off with the tab settings, and only with them', async () => {
