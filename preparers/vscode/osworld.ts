@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { gold, type OsworldMapper, unmapped } from '../osworld.ts';
 
-const textCheck = z.object({ file: z.string(), content: z.string() });
+const textCheck = z.object({ file: z.string(), content: z.string(), ini: z.boolean().optional() });
 
 /**
  * VS Code checks → OSWorld's vscode metrics (desktop_env/evaluators/metrics/vscode.py), where they
@@ -13,6 +13,10 @@ const textCheck = z.object({ file: z.string(), content: z.string() });
 export const vscodeOsworld: Record<string, OsworldMapper> = {
   'vscode.text': (check) => {
     const c = textCheck.parse(check);
+    if (c.ini)
+      return unmapped(
+        'compare_text_file compares the text whole: "port=8443" for "port = 8443", the same config to configparser, would fail it',
+      );
     return { ok: true, shape: 'gold', comparisons: [gold(c.file, 'compare_text_file')] };
   },
   'vscode.setting': () =>

@@ -5,6 +5,7 @@ import { preparers, probeCheck } from '../../preparers/registry.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { vscodePreparer as vs } from '../../preparers/vscode/index.ts';
 import { normalizeChord } from '../../preparers/vscode/keys.ts';
+import { vscodeOsworld } from '../../preparers/vscode/osworld.ts';
 import { USER_KEYBINDINGS, USER_SETTINGS } from '../../preparers/vscode/paths.ts';
 import { assertVerdicts, shippedVerdicts } from '../support/checkerHome.ts';
 
@@ -261,6 +262,11 @@ describe('vscode preparer', () => {
       untouched: [false, false],
     };
     await assertVerdicts(states, checks, want, (files, c) => vs.probe(files, c));
+    // OSWorld's compare_text_file compares whole texts: an INI check is left to our checker.
+    assert.deepEqual(
+      checks.map((c) => vscodeOsworld['vscode.text']!(c).ok),
+      [false, true],
+    );
   });
 
   test('indentation detection may be turned off with the tab settings, and only with them', async () => {
