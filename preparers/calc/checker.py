@@ -1149,13 +1149,18 @@ def calc_column_width(env, ws, c):
     return ok, {'column': c['column'], 'width': width}
 
 
-def parse_area(ref):
+def sheet_and_cells(ref):
+    """A reference's sheet (unquoted) and its cells without "$", upper-cased (sheetAndCells in structure.ts)."""
     m = re.match(r"^(?:'((?:[^']|'')+)'|([^!'\"]+))!(.+)$", js_trim(ref))
-    raw = (m.group(3) if m else js_trim(ref)).replace('$', '')
-    if not re.match(r'^[A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?\Z', raw, re.I):
-        return None
     sheet = (m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)) if m else None
-    return {'sheet': sheet, 'range': range_name(parse_range(raw.upper()))}
+    return sheet, (m.group(3) if m else js_trim(ref)).replace('$', '').upper()
+
+
+def parse_area(ref):
+    sheet, cells = sheet_and_cells(ref)
+    if not re.match(r'^[A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?\Z', cells):
+        return None
+    return {'sheet': sheet, 'range': range_name(parse_range(cells))}
 
 
 def defined_names(env, rel):
@@ -1218,15 +1223,13 @@ def calc_print_area(env, ws, c):
 
 def print_area(ref):
     """A print range's area: a range, or whole columns ("$A:$C", to the sheet's last row)."""
-    m = re.match(r"^(?:'((?:[^']|'')+)'|([^!'\"]+))!(.+)$", js_trim(ref))
-    raw = (m.group(3) if m else js_trim(ref)).replace('$', '').upper()
-    sheet = (m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)) if m else None
-    cols = re.match(r'^([A-Z]{1,3}):([A-Z]{1,3})\Z', raw)
+    sheet, cells = sheet_and_cells(ref)
+    cols = re.match(r'^([A-Z]{1,3}):([A-Z]{1,3})\Z', cells)
     if cols:
         left, right = col_to_num(cols.group(1)), col_to_num(cols.group(2))
         return {'sheet': sheet, 'range': (1, min(left, right), WHOLE_COLUMN_ROWS, max(left, right))}
     a = parse_area(ref)
-    return a and {'sheet': a['sheet'], 'range': parse_range(a['range'])}
+    return a and {'sheet': sheet, 'range': parse_range(a['range'])}
 
 
 def areas_of(sqref):

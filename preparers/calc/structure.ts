@@ -56,13 +56,18 @@ export function probeColumnWidth(sheet: XmlNode, check: Check<'calc.column_width
   return { pass, observed: { column: check.column, width: width ?? null } };
 }
 
+/** A reference's sheet (unquoted) and its cells without "$", upper-cased: `'My Sheet'!$a$2` → `A2`. */
+function sheetAndCells(ref: string): { sheet: string | undefined; cells: string } {
+  const m = /^(?:'((?:[^']|'')+)'|([^!'"]+))!(.+)$/.exec(ref.trim());
+  const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
+  return { sheet, cells: (m ? m[3]! : ref.trim()).replace(/\$/g, '').toUpperCase() };
+}
+
 /** One area of a reference formula: `'My Sheet'!$A$2:$A$9` → sheet and `A2:A9`. */
 export function parseArea(ref: string): { sheet: string | undefined; range: string } | undefined {
-  const m = /^(?:'((?:[^']|'')+)'|([^!'"]+))!(.+)$/.exec(ref.trim());
-  const raw = (m ? m[3] : ref.trim()).replace(/\$/g, '');
-  if (!/^[A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?$/i.test(raw)) return undefined;
-  const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
-  return { sheet, range: rangeName(parseRange(raw.toUpperCase())) };
+  const { sheet, cells } = sheetAndCells(ref);
+  if (!/^[A-Z]{1,3}[0-9]+(:[A-Z]{1,3}[0-9]+)?$/.test(cells)) return undefined;
+  return { sheet, range: rangeName(parseRange(cells)) };
 }
 
 interface Defined {
@@ -135,10 +140,8 @@ export async function probePrintArea(
 
 /** A print range's area: a range, or whole columns ("$A:$C", to the sheet's last row). */
 function printArea(ref: string): { sheet: string | undefined; range: Range } | undefined {
-  const m = /^(?:'((?:[^']|'')+)'|([^!'"]+))!(.+)$/.exec(ref.trim());
-  const raw = (m ? m[3]! : ref.trim()).replace(/\$/g, '').toUpperCase();
-  const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
-  const cols = /^([A-Z]{1,3}):([A-Z]{1,3})$/.exec(raw);
+  const { sheet, cells } = sheetAndCells(ref);
+  const cols = /^([A-Z]{1,3}):([A-Z]{1,3})$/.exec(cells);
   if (cols) {
     const [left, right] = [colToNum(cols[1]!), colToNum(cols[2]!)];
     return {
@@ -147,7 +150,7 @@ function printArea(ref: string): { sheet: string | undefined; range: Range } | u
     };
   }
   const area = parseArea(ref);
-  return area && { sheet: area.sheet, range: parseRange(area.range) };
+  return area && { sheet, range: parseRange(area.range) };
 }
 
 const covering = (outer: Range, r: Range) =>

@@ -245,6 +245,15 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     for (let j = 1; j < remaining.length; j++) if (lines(remaining[j]!) > lines(remaining[best]!)) best = j;
     return remaining.splice(best, 1)[0]!;
   };
+  /**
+   * Lines for text whose own topic has none left: loose ones first; then the fresh lines of topics
+   * whose titles this task has not drawn; then any fresh line rather than one the task already has.
+   */
+  const spareLines = () => [
+    ...looseSentences,
+    ...topics.filter((t) => !drawn.includes(t)).flatMap((t) => t.sentences.filter(fresh)),
+    ...topics.filter((t) => drawn.includes(t)).flatMap((t) => t.sentences.filter(fresh)),
+  ];
   /** A paragraph of a topic's lines, handed out: its lines are spent. */
   const paragraphOf = (lines: string[]) => {
     for (const x of lines) used.add(x);
@@ -301,11 +310,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
             used.add(own);
             return fill(own);
           }
-          // Loose ones first; then lines of topics whose titles this task has not drawn; then any
-          // unused line at all rather than a line the task already has.
-          const spare = topics.filter((t) => !drawn.includes(t)).flatMap((t) => t.sentences);
-          const spent = topics.filter((t) => drawn.includes(t)).flatMap((t) => t.sentences);
-          const pool = [...looseSentences, ...spare.filter(fresh), ...spent.filter(fresh)];
+          const pool = spareLines();
           let pick = '';
           if (pool.some(fresh))
             for (let tries = 0; tries < pool.length; tries++) {
@@ -335,16 +340,12 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
             givenParagraphs.push(set.paragraphs[n]!);
             return fill(set.paragraphs[n]!);
           }
-          // The set's paragraphs all handed out: one of lines the task has not used yet (loose
-          // ones, then those of topics no title has drawn, then any), so a mailbox of many
-          // messages says nothing twice: measured over the library, sentences repeated within a
-          // file 24 → 13 (12 of them the duplicate slides of remove-duplicate), at the cost of 4
-          // of 187 lines under a heading of another subject in composites' long documents.
-          const unused = [
-            ...looseSentences,
-            ...topics.filter((t) => !drawn.includes(t)).flatMap((t) => t.sentences),
-            ...topics.filter((t) => drawn.includes(t)).flatMap((t) => t.sentences),
-          ].filter(fresh);
+          // The set's paragraphs all handed out: one of lines the task has not used yet, so a
+          // mailbox of many messages says nothing twice: measured over the library, sentences
+          // repeated within a file 24 → 13 (12 of them the duplicate slides of remove-duplicate),
+          // at the cost of 4 of 187 lines under a heading of another subject in composites' long
+          // documents.
+          const unused = spareLines().filter(fresh);
           if (unused.length >= 2) return paragraphOf([...new Set(unused)].slice(0, 3));
           const k = allSentences.length;
           if (k === 0) return fill(set.paragraphs[n % set.paragraphs.length]!);
