@@ -400,8 +400,8 @@ function applyOne(state: EditState, edit: CalcEdit): void {
       return;
     }
     case 'calc.set_print_area': {
-      // exceljs puts "$" before each column only ("$A1:$C12"): LibreOffice reads those rows as
-      // relative and does not print the range. Rows made absolute here come out "$A$1:$C$12".
+      // exceljs puts "$" before each column only ("$A1:$C12"), and LibreOffice's PDF export did not
+      // apply that range (the notes beside it printed). Rows made absolute come out "$A$1:$C$12".
       const [a, b = a] = edit.range.split(':');
       requireSheet(wb, edit.sheet).pageSetup.printArea =
         `${a!.replace(/(\d+)$/, '$$$1')}:${b!.replace(/(\d+)$/, '$$$1')}`;
