@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VM_HOME } from './osworld.ts';
 
 /**
  * Why a home-relative path is unsafe, or null when it is safe. Paths reach shells (setup scripts),
@@ -76,11 +77,15 @@ export function parentDirs(path: string): string[] {
   return parents;
 }
 
-/** Home-relative path a symlink at `link` points to, or undefined when it leaves home. */
+/**
+ * Home-relative path a symlink at `link` points to, or undefined when it leaves home. An absolute
+ * target inside the VM's home counts: `ln -s ~/Shared/x link` writes one, since the shell expands `~`.
+ */
 export function resolveLinkTarget(link: string, target: string): string | undefined {
-  if (target.startsWith('/')) return undefined;
-  const segments = link.split('/').slice(0, -1);
-  for (const segment of target.split('/')) {
+  const fromHome = target.startsWith(`${VM_HOME}/`);
+  if (target.startsWith('/') && !fromHome) return undefined;
+  const segments = fromHome ? [] : link.split('/').slice(0, -1);
+  for (const segment of (fromHome ? target.slice(VM_HOME.length) : target).split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) return undefined;

@@ -5,7 +5,7 @@ import { cellName, cellsOf, colToNum, parseCell, parseRange, quoteSheet, type Ra
 import { readCharts, specOf } from './charts.ts';
 import { sheetToCsv } from './csv.ts';
 import { shiftFormula } from './formula.ts';
-import { finishXlsx } from './package.ts';
+import { finishXlsx, type RawName } from './package.ts';
 import type { CalcEdit, ChartSpec } from './schema.ts';
 import { argb, formatRange, ownStyle, styleRange } from './styles.ts';
 import {
@@ -34,7 +34,7 @@ export async function applyCalcEdits(files: FileMap, edits: CalcEdit[]): Promise
     if (!bytes) throw new Error(`calc edit names ${file}, which is not among the task files`);
     const charts = (await readCharts(await JSZip.loadAsync(bytes))).flatMap((c) => specOf(c) ?? []);
     const wb = await loadWorkbook(bytes, file);
-    const state: EditState = { wb, charts, pinned: new Set(), exports: [] };
+    const state: EditState = { wb, charts, pinned: new Set(), exports: [], names: [] };
     for (const edit of fileEdits) {
       try {
         applyOne(state, edit);
@@ -43,7 +43,7 @@ export async function applyCalcEdits(files: FileMap, edits: CalcEdit[]): Promise
       }
     }
     recalculate(wb, state.pinned);
-    out[file] = await finishXlsx(await saveWorkbook(wb), state.charts);
+    out[file] = await finishXlsx(await saveWorkbook(wb), state.charts, state.names);
     // Exports are written from the recalculated sheet, as the application writes what it shows.
     for (const { sheet, to } of state.exports)
       out[to] = new TextEncoder().encode(sheetToCsv(requireSheet(wb, sheet)));
@@ -57,6 +57,8 @@ interface EditState {
   pinned: Set<string>;
   /** CSV files to write once the workbook is recalculated. */
   exports: { sheet: string; to: string }[];
+  /** Names exceljs cannot write (a sheet's own, or relative), added to the saved package. */
+  names: RawName[];
 }
 
 interface Snapshot {
@@ -375,16 +377,20 @@ function applyOne(state: EditState, edit: CalcEdit): void {
     case 'calc.define_name': {
       const ws = requireSheet(wb, edit.sheet);
       const r = parseRange(edit.range);
-      const abs = (row: number, col: number) => cellName(row, col).replace(/^([A-Z]+)(\d+)$/, '$$$1$$$2');
+      const fix = edit.relative ? '' : '$';
+      const at = (row: number, col: number) =>
+        cellName(row, col).replace(/^([A-Z]+)(\d+)$/, (_, c: string, n: string) => `${fix}${c}${fix}${n}`);
+      const ref = `${quoteSheet(ws.name)}!${at(r.top, r.left)}:${at(r.bottom, r.right)}`;
       // exceljs keeps names as a cell matrix; its model is the list of names with their ranges.
       const names = wb.definedNames as unknown as { model: { name: string; ranges: string[] }[] };
-      names.model = [
-        ...names.model.filter((n) => n.name.toLowerCase() !== edit.name.toLowerCase()),
-        {
-          name: edit.name,
-          ranges: [`${quoteSheet(ws.name)}!${abs(r.top, r.left)}:${abs(r.bottom, r.right)}`],
-        },
-      ];
+      const others = names.model.filter((n) => n.name.toLowerCase() !== edit.name.toLowerCase());
+      state.names = state.names.filter((n) => n.name.toLowerCase() !== edit.name.toLowerCase());
+      // exceljs writes every name workbook-level and absolute; the others are written afterwards.
+      if (edit.scope === 'sheet' || edit.relative) {
+        names.model = others;
+        const local = edit.scope === 'sheet' ? wb.worksheets.indexOf(ws) : undefined;
+        state.names.push({ name: edit.name, ref, ...(local !== undefined ? { localSheetId: local } : {}) });
+      } else names.model = [...others, { name: edit.name, ranges: [ref] }];
       return;
     }
     case 'calc.data_validation': {

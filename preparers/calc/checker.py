@@ -1163,6 +1163,13 @@ def parse_area(ref):
     return {'sheet': sheet, 'range': range_name(parse_range(cells))}
 
 
+def absolute_area(ref):
+    """Every row and column of the area fixed with $ (absoluteArea in structure.ts)."""
+    m = re.match(r"^(?:'(?:[^']|'')+'|[^!'\"]+)!(.+)$", js_trim(ref))
+    cells = m.group(1) if m else js_trim(ref)
+    return re.match(r'^\$[A-Za-z]{1,3}\$[0-9]+(:\$[A-Za-z]{1,3}\$[0-9]+)?\Z', cells) is not None
+
+
 def defined_names(env, rel):
     root = package(env, rel).part_if_exists('xl/workbook.xml')
     if root is None:
@@ -1187,11 +1194,18 @@ def calc_named_range(env, c):
     want = range_name(parse_range(c['range']))
 
     def fits(n):
-        if n['name'].lower() != c['name'].lower():
+        if n['name'].lower() != c['name'].lower() or n['localSheetId'] is not None:
             return False
         area = parse_area(n['ref'])
-        return area is not None and same_sheet(area['sheet'], c['sheet']) and area['range'] == want
-    return any(fits(n) for n in user), {'names': [{'name': n['name'], 'ref': n['ref']} for n in user[:20]]}
+        return (area is not None and same_sheet(area['sheet'], c['sheet']) and area['range'] == want
+                and absolute_area(n['ref']))
+
+    def seen(n):
+        out = {'name': n['name'], 'ref': n['ref']}
+        if n['localSheetId'] is not None:
+            out['localSheetId'] = n['localSheetId']
+        return out
+    return any(fits(n) for n in user), {'names': [seen(n) for n in user[:20]]}
 
 
 @kind('calc.print_area')

@@ -414,6 +414,14 @@ export const calcEditSchema = z
         name: definedName,
         sheet: sheetName.describe('The sheet the name refers to.'),
         range: rangeRef,
+        scope: z
+          .literal('sheet')
+          .optional()
+          .describe("The sheet's own name (Define Names, Scope: the sheet) instead of a workbook-level one."),
+        relative: z
+          .literal(true)
+          .optional()
+          .describe('The reference typed without $, so it shifts with the cell that uses the name.'),
       })
       .strict()
       .describe('Defines (or redefines) a workbook-level name for a range.'),
@@ -782,10 +790,12 @@ export const calcCheckSchema = z
         file: homePath,
         name: definedName,
         sheet: sheetName.describe('The sheet the name must refer to.'),
-        range: rangeRef.describe('The range it must refer to ($ signs ignored).'),
+        range: rangeRef.describe('The range it must refer to, written absolute ($B$2:$B$9) in the file.'),
       })
       .strict()
-      .describe('A defined name (case-insensitive) refers to exactly this range.'),
+      .describe(
+        "A workbook-level defined name (case-insensitive) refers to exactly this range, absolutely: not one sheet's own name, and no relative part that would shift with the formula using it.",
+      ),
     z
       .object({
         kind: z.literal('calc.print_area'),

@@ -95,16 +95,34 @@ export async function definedNames(zip: JSZip): Promise<{ names: Defined[]; shee
 const sameSheet = (a: string | undefined, b: string) =>
   a !== undefined && a.toLowerCase() === b.toLowerCase();
 
+/**
+ * Every row and column of the area fixed (`$B$2:$B$9`): a name with a relative part means other
+ * cells depending on where the formula using it stands. LibreOffice's Name Box and Define Names
+ * dialog write absolute references unless the reference is retyped without `$`.
+ */
+function absoluteArea(ref: string): boolean {
+  const m = /^(?:'(?:[^']|'')+'|[^!'"]+)!(.+)$/.exec(ref.trim());
+  return /^\$[A-Za-z]{1,3}\$[0-9]+(:\$[A-Za-z]{1,3}\$[0-9]+)?$/.test(m ? m[1]! : ref.trim());
+}
+
 export async function probeNamedRange(zip: JSZip, check: Check<'calc.named_range'>): Promise<ProbeResult> {
   const { names } = await definedNames(zip);
   const user = names.filter((n) => !n.name.toLowerCase().startsWith('_xlnm.'));
   const want = rangeName(parseRange(check.range));
+  // A sheet's own name is not seen from the other sheets that look values up in the table.
   const pass = user.some((n) => {
-    if (n.name.toLowerCase() !== check.name.toLowerCase()) return false;
+    if (n.name.toLowerCase() !== check.name.toLowerCase() || n.localSheetId !== undefined) return false;
     const area = parseArea(n.ref);
-    return area !== undefined && sameSheet(area.sheet, check.sheet) && area.range === want;
+    return (
+      area !== undefined && sameSheet(area.sheet, check.sheet) && area.range === want && absoluteArea(n.ref)
+    );
   });
-  return { pass, observed: { names: user.slice(0, 20).map((n) => ({ name: n.name, ref: n.ref })) } };
+  const seen = user.slice(0, 20).map((n) => ({
+    name: n.name,
+    ref: n.ref,
+    ...(n.localSheetId !== undefined ? { localSheetId: n.localSheetId } : {}),
+  }));
+  return { pass, observed: { names: seen } };
 }
 
 export async function probePrintArea(

@@ -18,12 +18,17 @@ def node_type(env, rel):
     return 'file', _stat.S_IMODE(st.st_mode)
 
 
-def link_target(link, target):
-    """Home-relative path a relative symlink points to; None when it is absolute or leaves home."""
-    if target.startswith('/'):
+_VM_HOME = '/home/user/'
+
+
+def link_target(link, target, home=_VM_HOME):
+    """Home-relative path a symlink points to; None when it leaves home. An absolute target under
+    home counts (ln -s ~/x writes one): under the VM's home, or the home the checker was given."""
+    homes = [h for h in (_VM_HOME, home.rstrip('/') + '/') if target.startswith(h)]
+    if target.startswith('/') and not homes:
         return None
-    segs = link.split('/')[:-1]
-    for s in target.split('/'):
+    segs = [] if homes else link.split('/')[:-1]
+    for s in (target[len(homes[0]):] if homes else target).split('/'):
         if s in ('', '.'):
             continue
         if s == '..':
@@ -44,7 +49,7 @@ def file_bytes(env, rel):
             return None
         if t != 'symlink':
             return env.read(current) if t == 'file' else None
-        current = link_target(current, os.readlink(env.path(current)))
+        current = link_target(current, os.readlink(env.path(current)), env.home)
         if current is None:
             return None
     return None
@@ -112,11 +117,11 @@ def os_symlink_to(env, c):
     if t != 'symlink':
         return False, {'type': t}
     target = os.readlink(env.path(c['path']))
+    points = link_target(c['path'], target, env.home)
     home = env.home.rstrip('/') + '/'
     if target.startswith(home):
-        points = target[len(home):].rstrip('/')
-    else:
-        points = link_target(c['path'], target)
+        # Reported as the VM writes it, wherever this home was laid out.
+        target = _VM_HOME + target[len(home):]
     return points == c['to'], {'target': target, 'points': points}
 
 

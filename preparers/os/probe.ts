@@ -6,9 +6,6 @@ import { probeOsUnchanged } from './invariants.ts';
 import { AGENT_REPORT_PATH, formatMode, type OsCheck, parseMode } from './schema.ts';
 import { HomeTree } from './state.ts';
 
-/** The VM's home directory: an absolute link target below it is a home-relative one. */
-const VM_HOME = '/home/user/';
-
 const MAX_OBSERVED_TEXT = 400;
 
 function excerpt(text: string): string {
@@ -85,9 +82,7 @@ export async function probeOs(files: FileMap, check: OsCheck): Promise<ProbeResu
       const node = tree.get(check.path);
       if (node?.type !== 'symlink') return { pass: false, observed: { type: node?.type ?? null } };
       const target = node.target ?? '';
-      const points = target.startsWith(VM_HOME)
-        ? target.slice(VM_HOME.length).replace(/\/+$/, '')
-        : resolveLinkTarget(check.path, target);
+      const points = resolveLinkTarget(check.path, target);
       return { pass: points === check.to, observed: { target, points: points ?? null } };
     }
     case 'os.tree': {

@@ -155,7 +155,7 @@ export const editSchema = z.discriminatedUnion('op', [
         .min(1)
         .max(1024)
         .describe(
-          'Target relative to the link\'s directory, e.g. "../shared/data.csv"; must stay inside home.',
+          'Target relative to the link\'s directory ("../shared/data.csv") or absolute under /home/user; must stay inside home.',
         ),
     })
     .describe('Create a symbolic link.'),

@@ -228,7 +228,23 @@ describe('os preparer: links, extraction, appending, archive formats', () => {
       apply(files, { op: 'os.symlink', path: 'Desktop/x', target: '../../etc/passwd' }),
       /leaves the home directory/,
     );
-    await assert.rejects(apply(files, { op: 'os.symlink', path: 'x', target: '/etc/passwd' }), /absolute/);
+    await assert.rejects(
+      apply(files, { op: 'os.symlink', path: 'x', target: '/etc/passwd' }),
+      /leaves the home/,
+    );
+    // `ln -s ~/Documents/notes.txt Desktop/notes`: the shell expands ~, so the target is absolute.
+    const absolute = await apply(files, {
+      op: 'os.symlink',
+      path: 'Desktop/notes',
+      target: '/home/user/Documents/notes.txt',
+    });
+    assert.equal(await probe(absolute, check), true, 'an absolute target inside home');
+    for (const target of ['/home/user/../../etc/passwd', '/home/username/Documents/notes.txt', '/home/user'])
+      await assert.rejects(
+        apply(files, { op: 'os.symlink', path: 'Desktop/y', target }),
+        /leaves the home/,
+        target,
+      );
     await assert.rejects(apply(files, { op: 'os.symlink', path: 'latest', target: 'bin' }), /already exists/);
   });
 
@@ -311,7 +327,7 @@ describe('os preparer: links, extraction, appending, archive formats', () => {
     assert.equal(await probe(fresh, { kind: 'os.content_equals', path: 'new/log.txt', content: 'x' }), true);
   });
 
-  test('the Python checker gives the same verdicts for symlink_to and archive formats', async (t) => {
+  test('the Python checker gives the same verdicts for symlink_to (relative and absolute targets) and archive formats', async (t) => {
     const { execFileSync } = await import('node:child_process');
     const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -326,6 +342,12 @@ describe('os preparer: links, extraction, appending, archive formats', () => {
       base,
       await apply(base, { op: 'os.symlink', path: 'Desktop/notes', target: '../Documents/notes.txt' }),
       await apply(base, { op: 'os.symlink', path: 'Desktop/notes', target: 'Documents/notes.txt' }),
+      await apply(base, {
+        op: 'os.symlink',
+        path: 'Desktop/notes',
+        target: '/home/user/Documents/notes.txt',
+      }),
+      await apply(base, { op: 'os.symlink', path: 'Desktop/notes', target: '/home/user/Documents' }),
       await apply(base, { op: 'os.copy', from: 'Documents/notes.txt', to: 'Desktop/notes' }),
       await apply(base, { op: 'os.archive', sources: ['Documents'], to: 'Desktop/notes', format: 'tar' }),
       await apply(base, { op: 'os.archive', sources: ['Documents'], to: 'Desktop/notes', format: 'zip' }),
@@ -357,7 +379,7 @@ describe('os preparer: links, extraction, appending, archive formats', () => {
         assert.equal(python[i][k].pass, (await os.probe(files, check)).pass, `state ${i} check ${k}`);
     assert.deepEqual(
       python.map((verdicts: { pass: boolean }[]) => verdicts[0]!.pass),
-      [false, true, false, false, false, false],
+      [false, true, false, true, false, false, false, false],
     );
   });
 });
