@@ -97,12 +97,14 @@ def w_text(p):
     return ''.join(t for _, t, _ in text_slots(p))
 
 
-def matching_paragraphs(body, match):
-    return [p for p, _ in w_paragraphs(body) if match in w_text(p)]
+def matching_paragraphs(body, match, text_of=None):
+    text_of = text_of or w_text
+    return [p for p, _ in w_paragraphs(body) if match in text_of(p)]
 
 
-def body_text(body):
-    return '\n'.join(w_text(p) for p, _ in w_paragraphs(body))
+def body_text(body, text_of=None):
+    text_of = text_of or w_text
+    return '\n'.join(text_of(p) for p, _ in w_paragraphs(body))
 
 
 def w_tables(body):
@@ -351,8 +353,21 @@ def clip(s, n=200):
     return s[:n] + '…' if len(s) > n else s
 
 
-def every_paragraph(doc, match, observe, ok):
-    refs = matching_paragraphs(doc.body, match)
+def shown_in_capitals(styles, p, run):
+    """Font Effects > Case: UPPERCASE on the run, directly or through its styles."""
+    return is_on(styles.run_prop(p, run, 'caps'))
+
+
+def text_reader(doc, c):
+    """How a check reads a paragraph's text: as typed, or as shown (capitals from Font Effects)."""
+    if not c.get('shown'):
+        return w_text
+    styles = doc.styles()
+    return lambda p: ''.join(t.upper() if shown_in_capitals(styles, p, run) else t for run, t, _ in text_slots(p))
+
+
+def every_paragraph(doc, match, observe, ok, text_of=None):
+    refs = matching_paragraphs(doc.body, match, text_of)
     if not refs:
         return False, {'paragraphs': 0}
     seen = [observe(p) for p in refs]
@@ -368,7 +383,7 @@ def on_docx(fn):
 @kind('writer.text_present')
 @on_docx
 def writer_text_present(doc, c):
-    n = count_text(body_text(doc.body), c['text'], c.get('ignoreCase', False))
+    n = count_text(body_text(doc.body, text_reader(doc, c)), c['text'], c.get('ignoreCase', False))
     return count_ok(n, c), {'occurrences': n}
 
 
@@ -397,7 +412,8 @@ def writer_heading(doc, c):
     def observe(p):
         sid = styles.paragraph_style(p)
         return styles.name(sid) if sid else 'none'
-    return every_paragraph(doc, c['paragraph'], observe, lambda name: normalise_style_name(name) == want)
+    return every_paragraph(doc, c['paragraph'], observe, lambda name: normalise_style_name(name) == want,
+                           text_reader(doc, c))
 
 
 @kind('writer.run_format')
@@ -631,7 +647,8 @@ def header_roots(doc, which):
 @on_docx
 def writer_order(doc, c):
     members = toc_info(doc.body)['members']
-    texts = [t for t in (w_text(p) for p, in_table in w_paragraphs(doc.body)
+    text_of = text_reader(doc, c)
+    texts = [t for t in (text_of(p) for p, in_table in w_paragraphs(doc.body)
                          if not in_table and not any(p is m for m in members)) if js_trim(t) != '']
     at = [next((i for i, t in enumerate(texts) if m in t), -1) for m in c['paragraphs']]
     consecutive = all(q >= 0 and (i == 0 or q == at[i - 1] + 1) for i, q in enumerate(at))
@@ -773,9 +790,9 @@ def js_round2(x):
     return math.floor(x * 100 + 0.5) / 100
 
 
-def run_extras(f):
+def run_extras(f, caps=False):
     return (('/s' if f['strike'] else '') + ('' if f['script'] == 'baseline' else '/' + f['script']) +
-            ('/h:' + f['highlight'] if f['highlight'] else ''))
+            ('/h:' + f['highlight'] if f['highlight'] else '') + ('/caps' if caps else ''))
 
 
 def snap_doc(doc):
@@ -801,7 +818,7 @@ def snap_doc(doc):
             f = effective_run_format(styles, p, run)
             formats.add('%s/%s/%s/%s/%s' % ('' if f['size'] is None else js_str(f['size']), 'b' if f['bold'] else '',
                                             'i' if f['italic'] else '', 'u' if f['underline'] else '',
-                                            f['color'] or '') + run_extras(f))
+                                            f['color'] or '') + run_extras(f, shown_in_capitals(styles, p, run)))
         spacing = effective_line_spacing(styles, p)
         out.append({'text': text, 'heading': int(heading.group(1)) if heading else 0,
                     'align': effective_alignment(styles, p),

@@ -125,16 +125,23 @@ export function occurrences(hay: string, needle: string): number[] {
   return out;
 }
 
-/** Paragraphs whose text contains `match`; `*` alone selects every paragraph (a select-all). */
-export function matchingParagraphs(container: XmlElement, match: string): ParagraphRef[] {
+/**
+ * Paragraphs whose text contains `match`; `*` alone selects every paragraph (a select-all). `textOf`
+ * reads a paragraph's text (as shown, for a check that reads it so).
+ */
+export function matchingParagraphs(
+  container: XmlElement,
+  match: string,
+  textOf: (p: XmlElement) => string = paragraphText,
+): ParagraphRef[] {
   if (match === '*') return paragraphs(container);
-  return paragraphs(container).filter((r) => paragraphText(r.p).includes(match));
+  return paragraphs(container).filter((r) => textOf(r.p).includes(match));
 }
 
 /** Body text as the probes see it: one line per paragraph, table cells included. */
-export function bodyText(body: XmlElement): string {
+export function bodyText(body: XmlElement, textOf: (p: XmlElement) => string = paragraphText): string {
   return paragraphs(body)
-    .map((r) => paragraphText(r.p))
+    .map((r) => textOf(r.p))
     .join('\n');
 }
 

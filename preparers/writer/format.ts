@@ -1,4 +1,5 @@
 import { el, type XmlElement } from '../ooxml/xml.ts';
+import { textSlots } from './document.ts';
 import { type Alignment, HIGHLIGHT_COLOURS, type RunFormat } from './schema.ts';
 import { isOn, type StyleSheet } from './styles.ts';
 
@@ -141,6 +142,7 @@ export function applyRunFormat(run: XmlElement, f: RunFormat): void {
   }
   if (f.color !== undefined) put(el('w:color', { 'w:val': f.color.toUpperCase() }));
   if (f.strike !== undefined) onOff('w:strike', f.strike);
+  if (f.caps !== undefined) onOff('w:caps', f.caps);
   if (f.script !== undefined) put(el('w:vertAlign', { 'w:val': f.script }));
   if (f.highlight !== undefined) {
     put(el('w:highlight', { 'w:val': f.highlight }));
@@ -297,4 +299,16 @@ export function effectiveIndent(styles: StyleSheet, p: XmlElement): { left: numb
   const firstTw = hanging !== undefined ? -Number(hanging) : Number(first?.attrs['w:firstLine'] ?? 0);
   const round = (tw: number) => Math.round((tw / TWIPS_PER_INCH) * 1000) / 1000;
   return { left: round(Number((left && leftOf(left)) ?? 0)), firstLine: round(firstTw) };
+}
+
+/** Font Effects > Case: UPPERCASE on the run, directly or through its styles. */
+export function shownInCapitals(styles: StyleSheet, p: XmlElement, run: XmlElement): boolean {
+  return isOn(styles.runProp(p, run, 'w:caps'));
+}
+
+/** A paragraph's text as a reader sees it: capitals where Font Effects or a style shows them. */
+export function shownText(styles: StyleSheet, p: XmlElement): string {
+  return textSlots(p)
+    .map((s) => (shownInCapitals(styles, p, s.run) ? s.text.toUpperCase() : s.text))
+    .join('');
 }

@@ -16,6 +16,7 @@ import {
   effectiveAlignment,
   effectiveLineSpacing,
   effectiveRunFormat,
+  shownInCapitals,
 } from './format.ts';
 import { headerTexts } from './headers.ts';
 import { listInfo } from './numbering.ts';
@@ -54,9 +55,9 @@ export interface DocSnap {
   orientation: string;
 }
 
-/** Strikethrough, script and highlight, written only when set so plain runs keep the short form. */
-function extras(f: EffectiveRunFormat): string {
-  return `${f.strike ? '/s' : ''}${f.script === 'baseline' ? '' : `/${f.script}`}${f.highlight ? `/h:${f.highlight}` : ''}`;
+/** Strikethrough, script, highlight and capitals, written only when set so plain runs keep the short form. */
+function extras(f: EffectiveRunFormat, caps: boolean): string {
+  return `${f.strike ? '/s' : ''}${f.script === 'baseline' ? '' : `/${f.script}`}${f.highlight ? `/h:${f.highlight}` : ''}${caps ? '/caps' : ''}`;
 }
 
 async function snapDoc(docx: Docx): Promise<DocSnap> {
@@ -78,7 +79,10 @@ async function snapDoc(docx: Docx): Promise<DocSnap> {
           .map((s) => s.run),
       ),
     ];
-    const formats = runs.map((r) => effectiveRunFormat(styles, ref.p, r));
+    const formats = runs.map((r) => ({
+      ...effectiveRunFormat(styles, ref.p, r),
+      caps: shownInCapitals(styles, ref.p, r),
+    }));
     const spacing = effectiveLineSpacing(styles, ref.p);
     out.push({
       text,
@@ -90,7 +94,7 @@ async function snapDoc(docx: Docx): Promise<DocSnap> {
         ...new Set(
           formats.map(
             (f) =>
-              `${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.underline ? 'u' : ''}/${f.color ?? ''}${extras(f)}`,
+              `${f.size ?? ''}/${f.bold ? 'b' : ''}/${f.italic ? 'i' : ''}/${f.underline ? 'u' : ''}/${f.color ?? ''}${extras(f, f.caps)}`,
           ),
         ),
       ]

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { gold, type Mapped, type MappedCheck, type OsworldMapper, unmapped } from '../osworld.ts';
 
 const docFile = z.object({ file: z.string() });
-const writerText = z.object({ file: z.string(), ignoreCase: z.boolean().default(false) });
+const writerText = z.object({
+  file: z.string(),
+  ignoreCase: z.boolean().default(false),
+  shown: z.boolean().optional(),
+});
 
 /**
  * compare_docx_files reads python-docx's `doc.paragraphs` (body level only, table cells excluded).
@@ -24,7 +28,14 @@ function writerTextComparison(check: MappedCheck, ignoreCase: boolean): Mapped {
 /** Writer checks → comparisons of the saved document with its gold copy. */
 export const writerOsworld: Record<string, OsworldMapper> = {
   // compare_docx_files / compare_docx_tables (docs.py) against the gold document.
-  'writer.text_present': (check) => writerTextComparison(check, writerText.parse(check).ignoreCase),
+  'writer.text_present': (check) => {
+    const c = writerText.parse(check);
+    return c.shown
+      ? unmapped(
+          'compare_docx_files reads the letters as typed; this check reads them as shown (Font Effects capitals)',
+        )
+      : writerTextComparison(check, c.ignoreCase);
+  },
   'writer.text_absent': (check) => writerTextComparison(check, writerText.parse(check).ignoreCase),
   'writer.text_replaced': (check) => writerTextComparison(check, false),
   // compare_docx_files with ignore_blanks: false compares the paragraph lists one by one, and

@@ -1,5 +1,6 @@
 import { jsonEqual as same } from '../deepEqual.ts';
 import { formatMismatches } from '../ooxml/fonts.ts';
+import type { XmlElement } from '../ooxml/xml.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { commentsOf } from './comments.ts';
 import {
@@ -20,6 +21,7 @@ import {
   effectiveLineSpacing,
   effectiveRunFormat,
   extraMismatches,
+  shownText,
 } from './format.ts';
 import { headerTexts } from './headers.ts';
 import { probeWriterUnchanged } from './invariants.ts';
@@ -57,14 +59,22 @@ function clip(s: string, n = 200): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
+/** How a check reads a paragraph's text: as typed, or as shown (capitals from Font Effects). */
+async function textReader(docx: Docx, shown: boolean | undefined): Promise<(p: XmlElement) => string> {
+  if (!shown) return paragraphText;
+  const styles = await StyleSheet.load(docx);
+  return (p) => shownText(styles, p);
+}
+
 /** Check every paragraph containing `match`; fails when none does. */
 function everyParagraph<T>(
   docx: Docx,
   match: string,
   observe: (p: ReturnType<typeof paragraphs>[number]['p']) => T,
   ok: (v: T) => boolean,
+  textOf?: (p: XmlElement) => string,
 ): ProbeResult {
-  const refs = matchingParagraphs(docx.body, match);
+  const refs = matchingParagraphs(docx.body, match, textOf);
   if (refs.length === 0) return { pass: false, observed: { paragraphs: 0 } };
   const seen = refs.map((r) => observe(r.p));
   return { pass: seen.every(ok), observed: seen.length === 1 ? seen[0] : seen };
@@ -77,7 +87,7 @@ async function probeOne(
   const { body } = docx;
   switch (check.kind) {
     case 'writer.text_present': {
-      const n = count(bodyText(body), check.text, check.ignoreCase);
+      const n = count(bodyText(body, await textReader(docx, check.shown)), check.text, check.ignoreCase);
       return { pass: countOk(n, check), observed: { occurrences: n } };
     }
     case 'writer.text_absent': {
@@ -102,6 +112,7 @@ async function probeOne(
           return id ? styles.name(id) : 'none';
         },
         (name) => normaliseStyleName(name) === want,
+        await textReader(docx, check.shown),
       );
     }
     case 'writer.run_format': {
@@ -227,9 +238,10 @@ async function probeOne(
       return { pass: countOk(n, check), observed: { paragraphs: n } };
     }
     case 'writer.order': {
+      const textOf = await textReader(docx, check.shown);
       const texts = textParagraphs(body)
         .filter((r) => !r.inTable)
-        .map((r) => paragraphText(r.p))
+        .map((r) => textOf(r.p))
         .filter((t) => t.trim() !== '');
       const at = check.paragraphs.map((m) => texts.findIndex((t) => t.includes(m)));
       const consecutive = at.every((q, i) => q >= 0 && (i === 0 || q === at[i - 1]! + 1));

@@ -195,6 +195,21 @@ export function writerScenario(file: string): { doc: WriterDoc; cases: WriterCas
       ],
     },
     {
+      // Font Effects > Case: UPPERCASE: shown in capitals, typed as before.
+      edit: { op: 'writer.set_run_format', paragraph: 'first step', caps: true },
+      checks: [
+        { kind: 'writer.text_present', text: 'FIRST STEP', count: 1, shown: true },
+        { kind: 'writer.order', paragraphs: ['FIRST STEP', 'second step'], shown: true },
+      ],
+    },
+    {
+      edit: { op: 'writer.set_style_format', style: 'Heading1', caps: true },
+      checks: [
+        { kind: 'writer.text_present', text: 'QUARTERLY REPORT', shown: true },
+        { kind: 'writer.heading', paragraph: 'QUARTERLY REPORT', level: 1, shown: true },
+      ],
+    },
+    {
       edit: { op: 'writer.insert_page_break', before: 'Costs section' },
       checks: [{ kind: 'writer.page_break', paragraph: 'Costs section' }],
     },

@@ -184,6 +184,8 @@ const format = {
     .optional()
     .describe('Highlight colour, or "none" for no highlighting.'),
 };
+/** Font Effects > Case: UPPERCASE: the letters shown as capitals, the text kept as typed (w:caps). */
+const caps = z.boolean().optional().describe('Show the letters in capitals (Font Effects, Case: UPPERCASE).');
 /** A highlight a check may ask for: a colour, "none", or "any" (some highlight, whatever colour). */
 const wantedHighlight = z
   .union([highlightColour, z.enum(['none', 'any'])])
@@ -199,6 +201,7 @@ export interface RunFormat {
   strike?: boolean;
   script?: 'superscript' | 'subscript' | 'baseline';
   highlight?: HighlightColour | 'none';
+  caps?: boolean;
 }
 
 const headerOrFooter = z.enum(['header', 'footer']).describe('The page header or the page footer.');
@@ -240,6 +243,7 @@ export const editSchema = z.discriminatedUnion('op', [
           'Only format this text inside the paragraph (every occurrence); default the whole paragraph.',
         ),
       ...format,
+      caps,
     })
     .describe('Set character formatting of matching paragraphs (or of a text inside them).'),
   z.strictObject({ op: z.literal('writer.set_alignment'), file, paragraph: match, alignment }),
@@ -370,6 +374,7 @@ export const editSchema = z.discriminatedUnion('op', [
       size: format.size,
       font: format.font,
       color: format.color,
+      caps,
     })
     .describe(
       'Modify a paragraph style (Edit Style, Font and Font Effects): every paragraph in it, and in the styles based on it, shows the change where its text has no direct formatting of its own.',
@@ -410,6 +415,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
       file,
       text: z.string().min(1),
       ignoreCase: z.boolean().default(false),
+      shown: z
+        .boolean()
+        .optional()
+        .describe('Read the text as shown: letters in capitals where Font Effects or a style says so.'),
       ...countRange,
     })
     .describe('Body text contains the text (default: at least once).'),
@@ -436,6 +445,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
       file,
       paragraph: match,
       level: z.number().int().min(1).max(9),
+      shown: z
+        .boolean()
+        .optional()
+        .describe('Read the text as shown: letters in capitals where Font Effects or a style says so.'),
     })
     .describe('Every paragraph containing the text has the style Heading N (resolved by style name).'),
   z
@@ -556,6 +569,10 @@ export const checkSchema = z.discriminatedUnion('kind', [
       file,
       paragraphs: z.array(match).min(2).describe('Paragraphs that must follow one another in this order.'),
       last: z.boolean().default(false).describe('The last of them is the last non-empty paragraph.'),
+      shown: z
+        .boolean()
+        .optional()
+        .describe('Read the text as shown: letters in capitals where Font Effects or a style says so.'),
     })
     .describe('Non-empty body paragraphs (outside tables) follow one another in exactly this order.'),
   z
