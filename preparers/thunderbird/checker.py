@@ -747,7 +747,8 @@ def tb_mailing_list(env, c):
 @kind('thunderbird.pref')
 def tb_pref(env, c):
     value = profile(env).prefs().get(c['name'])
-    ok = value is not None and (c.get('value') is None or js_str(value) == js_str(c['value']))
+    read = (lambda v: bare_address(js_str(v))) if c.get('address') else js_str
+    ok = value is not None and (c.get('value') is None or read(value) == read(c['value']))
     return ok, {'value': value}
 
 

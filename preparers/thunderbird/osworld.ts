@@ -5,6 +5,7 @@ const tbPref = z.object({
   file: z.string(),
   name: z.string(),
   value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  address: z.boolean().optional(),
 });
 
 /** Thunderbird checks → check_thunderbird_prefs (merged per profile by the exporter). */
@@ -15,6 +16,8 @@ export const thunderbirdOsworld: Record<string, OsworldMapper> = {
     if (c.data.value === undefined) {
       return unmapped('a presence-only pref check; check_thunderbird_prefs compares values');
     }
+    if (c.data.address)
+      return unmapped('check_thunderbird_prefs compares the whole value; this check reads one mail address');
     return {
       ok: true,
       shape: 'expect',

@@ -12,6 +12,7 @@ import { normalizeSubject, parseMessage } from './mime.ts';
 import type { PrefValue } from './prefs.ts';
 import { probePrefsKept } from './prefsKept.ts';
 import { isLive, Profile } from './profile.ts';
+import { bareAddress } from './runFilters.ts';
 import type { ThunderbirdCheck } from './schema.ts';
 import { matches, subjects } from './select.ts';
 import { lookupTag, tagNames } from './tags.ts';
@@ -177,8 +178,8 @@ export async function probeThunderbird(files: FileMap, check: ThunderbirdCheck):
       return probeListsKept(profile.files, check);
     case 'thunderbird.pref': {
       const value = profile.prefs().get(check.name);
-      const pass =
-        value !== undefined && (check.value === undefined || String(value) === String(check.value));
+      const read = (v: unknown) => (check.address ? bareAddress(String(v)) : String(v));
+      const pass = value !== undefined && (check.value === undefined || read(value) === read(check.value));
       return { pass, observed: { value: value ?? null } };
     }
     case 'thunderbird.message_file':

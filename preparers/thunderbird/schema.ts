@@ -638,6 +638,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
         .union([z.string(), z.number(), z.boolean()])
         .optional()
         .describe('Expected value; omit to require only presence.'),
+      address: z
+        .boolean()
+        .optional()
+        .describe(
+          'The value is one mail address: "Office <office@x.org>" and OFFICE@x.org read as office@x.org.',
+        ),
     })
     .describe('prefs.js sets this preference (to this value).'),
   z

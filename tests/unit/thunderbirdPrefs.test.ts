@@ -87,6 +87,36 @@ describe('what the real Thunderbird writes: prefs.js held, its profile left to i
     );
   });
 
+  test('a Reply-to address typed with a name is the same address; another address or a pref compared whole is not', async () => {
+    const initial = await tb.build('forge.default', DOC);
+    const key = 'mail.identity.id1.reply_to';
+    const set = (value: string) => withPrefs(initial, (p) => p.set(key, value));
+    const checks = [
+      { kind: 'thunderbird.pref', name: key, value: 'office@example.org', address: true },
+      { kind: 'thunderbird.pref', name: key, value: 'office@example.org' },
+    ].map((c) => tb.checkSchema.parse(c));
+    await assertVerdicts(
+      {
+        untouched: initial,
+        bare: set('office@example.org'),
+        named: set('Example Office <office@example.org>'),
+        upperCase: set('OFFICE@Example.org'),
+        anotherAddress: set('Example Office <ann@example.org>'),
+        nameOnly: set('Example Office'),
+      },
+      checks,
+      {
+        untouched: [false, false],
+        bare: [true, true],
+        named: [true, false],
+        upperCase: [true, false],
+        anotherAddress: [false, false],
+        nameOnly: [false, false],
+      },
+      (files, c) => tb.probe(files, c as never),
+    );
+  });
+
   test('a pref edit is attacked with another setting switched as well, which the invariant kills', async () => {
     const initial = await tb.build('forge.default', DOC);
     const edits = parse(ORACLE);
