@@ -109,10 +109,10 @@ const fieldObject = z
       .optional()
       .describe("with frame: the organisation the document is from (default: the task's own)"),
     signed: z
-      .boolean()
+      .union([z.boolean(), z.literal('unnamed')])
       .optional()
       .describe(
-        "for sentence and paragraph: written as an e-mail, with a greeting and a sign-off by the record's person (its name field, drawn before)",
+        "for sentence and paragraph: written as an e-mail, with a greeting and a sign-off by the record's person (its name field, drawn before); 'unnamed': a sign-off without a name, for mails some of which are sent as someone else",
       ),
   })
   .strict();
@@ -285,7 +285,8 @@ function field(
       f.per_title === undefined ? undefined : Math.floor(index / f.per_title),
       f.per_title === undefined ? undefined : f.per_title - (index % f.per_title),
     );
-    return f.signed ? signedMail(text, who.person?.first, rng) : text;
+    if (!f.signed) return text;
+    return signedMail(text, f.signed === 'unnamed' ? undefined : who.person?.first, rng);
   }
   switch (f.kind) {
     case 'first_name':

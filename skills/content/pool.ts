@@ -13,6 +13,7 @@ import { TOWNS } from '../../llm/offline/content/towns.ts';
 import type { FramePart, ProseKind, ProseSource } from '../generate.ts';
 import { deriveSeed, Rng } from '../random.ts';
 import type { SkillSpec } from '../schema.ts';
+import { LINES_PER_PARAGRAPH } from './demand.ts';
 import { documentType } from './documentTypes.ts';
 
 /**
@@ -31,15 +32,30 @@ const QUOTA: Record<'titles' | 'sentences' | 'paragraphs' | 'products', number> 
   products: 10,
 };
 
-/** What the content call must produce per set, from the prose kinds the spec's fields use. */
-export function quotaFor(kinds: readonly ProseKind[]): ContentQuota {
+/** The most loose sentences a set is asked for, however many a task may draw. */
+const MAX_SENTENCES = 40;
+
+/**
+ * What the content call must produce per set, from the prose kinds the spec's fields use and the
+ * most lines one task may draw (`lines`, see demand.ts): beyond what the topics' lines and the
+ * set's paragraphs hold, a set brings that many loose sentences, so a task's lists and mailboxes
+ * do not come round again (os.files.backup-copy draws up to 38 lines, and 14 made its notes
+ * repeat themselves).
+ */
+export function quotaFor(kinds: readonly ProseKind[], lines = 0): ContentQuota {
   const has = (...k: ProseKind[]) => k.some((x) => kinds.includes(x));
-  return {
+  const quota = {
     titles: has('title', 'words') ? QUOTA.titles : 0,
     sentences: has('sentence') ? QUOTA.sentences : 0,
     paragraphs: has('paragraph') ? QUOTA.paragraphs : 0,
     products: has('product', 'word') ? QUOTA.products : 0,
   };
+  if (quota.sentences > 0) {
+    const held =
+      (wantsTopics(quota) ? quota.titles * TOPIC_SENTENCES : 0) + LINES_PER_PARAGRAPH * quota.paragraphs;
+    quota.sentences = Math.min(MAX_SENTENCES, Math.max(quota.sentences, lines - held));
+  }
+  return quota;
 }
 
 /** One schema per (quota, pool size): every task of a pool asks with it (and its JSON Schema is built once). */
@@ -155,6 +171,11 @@ export function castFor(taskSeed: number) {
   };
 }
 
+/** A paragraph's sentences, as the set's single sentences are written. */
+function sentencesIn(paragraph: string): string[] {
+  return (paragraph.match(/[^.!?]+[.!?]+/g) ?? []).map((s) => s.trim());
+}
+
 /** The template sentence a slot sits in: from the end of the sentence before it to the end of its own. */
 function sentenceAround(text: string, at: number): string {
   const start = Math.max(...['.', '!', '?', '\n'].map((p) => text.lastIndexOf(p, at)));
@@ -195,9 +216,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     ? [...topics.map((t) => t.title), ...set.titles.filter((t) => !topicOf.has(t))]
     : set.titles;
   const topicSentences = new Set(topics.flatMap((t) => t.sentences));
-  const sentencesFromParagraphs = set.paragraphs
-    .flatMap((p) => p.match(/[^.!?]+[.!?]+/g) ?? [])
-    .map((s) => s.trim());
+  const sentencesFromParagraphs = set.paragraphs.flatMap(sentencesIn);
   const allSentences = [
     ...set.sentences,
     ...sentencesFromParagraphs.filter((x) => !set.sentences.includes(x)),
@@ -333,9 +352,12 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
           if (own.length >= 2) {
             return paragraphOf(own.slice(0, Math.max(2, Math.min(3, Math.ceil(own.length / left)))));
           }
+          // A set paragraph is handed out only when none of its sentences is out already: two of
+          // them may share one (the offline kit's are recombined from a topic's lines).
+          const spent = (text: string) =>
+            [...used].some((x) => text.includes(x)) || !sentencesIn(text).every(fresh);
           let n = take('paragraph');
-          while (n < set.paragraphs.length && [...used].some((x) => set.paragraphs[n]!.includes(x)))
-            n = take('paragraph');
+          while (n < set.paragraphs.length && spent(set.paragraphs[n]!)) n = take('paragraph');
           if (n < set.paragraphs.length) {
             givenParagraphs.push(set.paragraphs[n]!);
             return fill(set.paragraphs[n]!);

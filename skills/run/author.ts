@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { classifyDomain } from '../../llm/offline/content/kit.ts';
 import { type LlmNodeRequest, structuredOutput, type Validation } from '../../llm/types.ts';
+import { lineDemand } from '../content/demand.ts';
 import { DocumentTypeError } from '../content/documentTypes.ts';
 import {
   CONTENT_NODE_ID,
@@ -242,7 +243,7 @@ async function writeContent(
   const kinds = [
     ...new Set(spec.nodes.flatMap((n) => ('generate' in n ? proseKindsOf(n.generate.fields) : []))),
   ];
-  const quota = quotaFor(kinds);
+  const quota = quotaFor(kinds, await lineDemand(spec));
   const { task: _task, ...scenario } = ctx;
   const domain = classifyDomain(
     // Only values: keys ("file_name", "data") are the spec's vocabulary, not the task's sector.
