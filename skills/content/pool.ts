@@ -158,17 +158,78 @@ export function castFor(taskSeed: number) {
   // The organisation the task's documents come from, never the partner {org} their lines mention.
   let ours = drawOrganisation(rng);
   while (ours === org) ours = drawOrganisation(rng);
+  // A partner whose line says what it does is one of that trade, the same one all through the task.
+  const partners = ORG_ROLES.map((_, i) => {
+    const r = new Rng(deriveSeed(taskSeed, 'org-role', i));
+    let name = drawOrganisation(r, ORG_ROLES[i]![1]);
+    while (name === ours) name = drawOrganisation(r, ORG_ROLES[i]![1]);
+    return name;
+  });
   return {
     person: person.name,
     person2: person2.name,
     place,
     org,
+    /** The partner a sentence names: of the trade its words say, else the task's one partner. */
+    orgIn: (sentence: string) => {
+      const role = ORG_ROLES.findIndex(([words]) => words.test(sentence));
+      return role < 0 ? org : partners[role]!;
+    },
     ours,
     amount: () => `£${(rng.int(12, 480) * 25).toLocaleString('en-GB')}`,
     // One sentence, one date for the whole task: "the cake sale on {date}" in a deck and in a mail
     // of the same task names the same day (the coherence node rejects an event given two dates).
-    date: (sentence: string) => dates[deriveSeed(taskSeed, 'date', sentence) % dates.length]!,
+    // A sentence about a season gets a day in it ("the summer fair on 4 February" reads wrong).
+    date: (sentence: string) => {
+      const key = deriveSeed(taskSeed, 'date', sentence);
+      const season = seasonOf(sentence);
+      if (!season) return dates[key % dates.length]!;
+      const within = dates.filter((d) => season.includes(d.slice(d.indexOf(' ') + 1)));
+      return within.length > 0
+        ? within[key % within.length]!
+        : `${1 + (key % 28)} ${season[Math.floor(key / 28) % season.length]}`;
+    },
   };
+}
+
+/** What a partner organisation does, read off the sentence naming it; the first that fits. */
+const ORG_ROLES: [RegExp, string[]][] = [
+  [/\b(grant|funding|matched gift|appeal)\b/i, ['Trust', 'Foundation', 'Community Fund']],
+  [/\b(audit|auditors)\b/i, ['Accountants', 'Audit Partners']],
+  [/\b(deliver|deliveries|supplier|stock)\w*/i, ['Logistics', 'Wholesale', 'Supplies', 'Distribution']],
+  [/\b(cater|catering)\w*/i, ['Catering', 'Kitchen Catering']],
+  [/\b(broadband|phone contract)\b/i, ['Telecom', 'Broadband']],
+  [/\b(locum|doctors?|physiotherapy|nurses?)\b/i, ['Medical Staffing', 'Health Partners', 'Physio']],
+  [/\b(laptops?|software|release|calendar invites?|servers?)\b/i, ['IT Services', 'Software', 'Systems']],
+  [/\b(pipette|experiment|laboratory|lab)\b/i, ['Scientific', 'Lab Supplies', 'Research Partners']],
+  [/\b(measured up|quote|roof|builders?)\b/i, ['Builders', 'Joinery', 'Kitchens']],
+  [/\binspection\b/i, ['Inspections', 'Compliance']],
+  [/\b(coats|donated|sponsor)\w*/i, ['Outfitters', 'Print', 'Energy', 'Logistics']],
+];
+
+const SEASONS: [RegExp, string[]][] = [
+  [/\bspring\b/i, ['March', 'April', 'May']],
+  [/\bsummer\b/i, ['June', 'July', 'August']],
+  [/\bautumn\b/i, ['September', 'October', 'November']],
+  [/\bchristmas\b/i, ['December']],
+  [/\bwinter\b/i, ['December', 'January', 'February']],
+];
+
+/**
+ * The months a sentence's season puts its date in; none when it names no season, or names one as
+ * a time the date is before or after ("book summer leave before {date}" may be in March).
+ */
+export function seasonOf(sentence: string): string[] | undefined {
+  for (const [word, months] of SEASONS) {
+    const m = word.exec(sentence);
+    if (!m) continue;
+    const before = sentence.slice(0, m.index).toLowerCase().split(/\s+/).slice(-3).join(' ');
+    if (/\b(before|after|until|till|by|next|last|since)\b/.test(before)) return undefined;
+    // "book summer leave before {date}": the date is a deadline for the season, not in it.
+    if (/\b(before|by|until)\s+\{date\}/i.test(sentence)) return undefined;
+    return months;
+  }
+  return undefined;
 }
 
 /** A paragraph's sentences, as the set's single sentences are written. */
@@ -208,7 +269,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
       .replace(/\{person\}/g, cast.person)
       .replace(/\{person2\}/g, cast.person2)
       .replace(/\{place\}/g, cast.place)
-      .replace(/\{org\}/g, cast.org)
+      .replace(/\{org\}/g, (_slot, at: number, whole: string) => cast.orgIn(sentenceAround(whole, at)))
       .replace(/\{amount\}/g, () => cast.amount());
   const topics = set.topics ?? [];
   const topicOf = new Map(topics.map((t) => [t.title, t]));

@@ -16,7 +16,7 @@ import { drawPerson, isPersonName } from '../../llm/offline/content/people.ts';
 import { TOWNS } from '../../llm/offline/content/towns.ts';
 import { createRng } from '../../llm/offline/prng.ts';
 import { fillSchema } from '../../llm/offline/schemaFill.ts';
-import { castFor, proseSourceFor } from '../../skills/content/pool.ts';
+import { castFor, proseSourceFor, seasonOf } from '../../skills/content/pool.ts';
 import { generateRecords } from '../../skills/generate.ts';
 import { nameMatchesAddress } from '../../taskcore/verify/people.ts';
 
@@ -184,6 +184,46 @@ describe('content figures (forge report content)', () => {
       const cast = castFor(seed);
       assert.notEqual(cast.person.split(' ').at(-1), cast.person2.split(' ').at(-1), `seed ${seed}`);
       assert.ok((TOWNS as readonly string[]).includes(cast.place), `seed ${seed}: ${cast.place}`);
+    }
+  });
+
+  test('a date in a sentence about a season falls in that season; a deadline before it does not have to', () => {
+    const month = (d: string) => d.slice(d.indexOf(' ') + 1);
+    for (let seed = 1; seed <= 100; seed++) {
+      const cast = castFor(seed);
+      assert.ok(
+        ['March', 'April', 'May'].includes(month(cast.date('The spring range arrives in stores on {date}'))),
+        `seed ${seed}`,
+      );
+      assert.ok(['June', 'July', 'August'].includes(month(cast.date('The summer fair is on {date}'))));
+      assert.equal(month(cast.date('The Christmas party is on {date} at the Crown')), 'December');
+      // The same sentence names the same day wherever the task uses it.
+      assert.equal(cast.date('The summer fair is on {date}'), cast.date('The summer fair is on {date}'));
+    }
+    assert.deepEqual(seasonOf('The summer fair is on {date}.'), ['June', 'July', 'August']);
+    assert.equal(seasonOf('Please book summer leave in the shared calendar before {date}.'), undefined);
+    assert.equal(seasonOf('We will start on {date}, after the summer break.'), undefined);
+    assert.equal(seasonOf('The car is due its service on {date}.'), undefined);
+  });
+
+  test('a partner organisation is of the trade its sentence names, the same one all through the task', () => {
+    for (let seed = 1; seed <= 50; seed++) {
+      const cast = castFor(seed);
+      const deliveries = cast.orgIn(
+        'Deliveries from {org} arrive at the side entrance between seven and nine.',
+      );
+      assert.match(deliveries, /(Logistics|Wholesale|Supplies|Distribution)( Ltd)?$/, `seed ${seed}`);
+      assert.equal(cast.orgIn('Our new supplier, {org}, delivers twice a week instead of once.'), deliveries);
+      assert.match(
+        cast.orgIn('We are applying to {org} for a grant to repair the roof.'),
+        /(Trust|Foundation|Fund)$/,
+      );
+      assert.match(
+        cast.orgIn('We found a cheaper broadband deal with {org}.'),
+        /(Telecom|Broadband)( Ltd)?$/,
+      );
+      assert.equal(cast.orgIn('{person2} agreed sixty-day terms with {org}.'), cast.org, 'no trade named');
+      assert.notEqual(deliveries, cast.ours);
     }
   });
 

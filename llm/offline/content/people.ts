@@ -422,11 +422,14 @@ export function drawPerson(rng: UnitRng): Person {
   return { first, last, name: `${first} ${last}`, email: emailFor(first, last, rng) };
 }
 
-/** An organisation's name as people write it on a letterhead or a bill: no commas inside. */
-export function drawOrganisation(rng: UnitRng): string {
+/**
+ * An organisation's name as people write it on a letterhead or a bill: no commas inside. `kinds`
+ * says what it does (a supplier's, a funder's), when the sentence naming it says.
+ */
+export function drawOrganisation(rng: UnitRng, kinds: readonly string[] = ORG_KINDS): string {
   const stem = pickWith(rng, ORG_STEMS);
-  const kind = pickWith(rng, ORG_KINDS);
-  return rng.next() < 0.3 ? `${stem} ${kind} Ltd` : `${stem} ${kind}`;
+  const kind = pickWith(rng, kinds);
+  return rng.next() < 0.3 && !/Trust|Foundation|Fund$/.test(kind) ? `${stem} ${kind} Ltd` : `${stem} ${kind}`;
 }
 
 const NOT_PERSON_WORDS = new Set(
