@@ -1,6 +1,7 @@
 import { jsonEqual as same } from '../deepEqual.ts';
 import { formatMismatches } from '../ooxml/fonts.ts';
 import type { XmlElement } from '../ooxml/xml.ts';
+import { plainFigures } from '../proseFigures.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { commentsOf } from './comments.ts';
 import {
@@ -57,6 +58,12 @@ function sameDashes(s: string): string {
 
 function clip(s: string, n = 200): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+/** A cell's text as the check reads it: exactly, or with its figures however they are written. */
+function sameCell(actual: string | undefined, expected: string, figures: boolean | undefined): boolean {
+  if (actual === expected) return true;
+  return figures === true && actual !== undefined && plainFigures(actual) === plainFigures(expected);
 }
 
 /** How a check reads a paragraph's text: as typed, or as shown (capitals from Font Effects). */
@@ -202,7 +209,7 @@ async function probeOne(
           (check.rows === undefined || s.rows === check.rows) &&
           (check.cols === undefined || s.cols === check.cols) &&
           (check.after === undefined || s.before.includes(check.after)) &&
-          check.cells.every((c) => s.cells[c.row - 1]?.[c.col - 1] === c.text.trim()),
+          check.cells.every((c) => sameCell(s.cells[c.row - 1]?.[c.col - 1], c.text.trim(), check.figures)),
       );
       return {
         pass: fits,

@@ -151,6 +151,13 @@ export function writerScenario(file: string): { doc: WriterDoc; cases: WriterCas
       checks: [{ kind: 'writer.table', table: 1, cells: [{ row: 3, col: 2, text: '42' }] }],
     },
     {
+      // A figure written with the pound sign and a trailing zero reads as the plain one.
+      edit: { op: 'writer.fill_table_cell', table: 1, row: 2, col: 2, text: '£1,012.50' },
+      checks: [
+        { kind: 'writer.table', table: 1, cells: [{ row: 2, col: 2, text: '1012.5' }], figures: true },
+      ],
+    },
+    {
       edit: { op: 'writer.set_orientation', orientation: 'landscape' },
       checks: [{ kind: 'writer.orientation', orientation: 'landscape' }],
     },

@@ -504,6 +504,12 @@ export const checkSchema = z.discriminatedUnion('kind', [
       after: match
         .optional()
         .describe('The table comes right after the (non-empty) body paragraph containing this text.'),
+      figures: z
+        .boolean()
+        .optional()
+        .describe(
+          'A figure in a cell reads the same however it is written: "£1,234.50", "1234.5" and "1234.50" (a declared freedom).',
+        ),
     })
     .describe('A table exists with this shape and cell texts.'),
   z.strictObject({

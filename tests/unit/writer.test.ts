@@ -205,6 +205,51 @@ describe('writer oracle edits', () => {
     );
   });
 
+  test('a table cell read with its figures free: the pound sign, separators and trailing zeros pass, another figure or currency fails', async () => {
+    const doc = W.docSchema.parse({
+      blocks: [
+        {
+          type: 'table',
+          header: ['Item', 'Price'],
+          rows: [
+            ['Desk lamp', '24.00'],
+            ['Shelf unit', ''],
+          ],
+        },
+      ],
+    });
+    const initial = await W.build(FILE, doc);
+    const fill = (text: string) =>
+      W.apply(initial, [
+        W.editSchema.parse({ op: 'writer.fill_table_cell', file: FILE, table: 1, row: 3, col: 2, text }),
+      ]);
+    const cell = { row: 3, col: 2, text: '1250.50' };
+    const checks = [
+      W.checkSchema.parse({ kind: 'writer.table', file: FILE, table: 1, cells: [cell], figures: true }),
+      W.checkSchema.parse({ kind: 'writer.table', file: FILE, table: 1, cells: [cell] }),
+    ];
+    await assertVerdicts(
+      {
+        asked: await fill('1250.50'),
+        pounds: await fill('£1,250.50'),
+        shorter: await fill('1250.5'),
+        anotherFigure: await fill('£1,250.05'),
+        euros: await fill('1250.50 EUR'),
+        empty: initial,
+      },
+      checks,
+      {
+        asked: [true, true],
+        pounds: [true, false],
+        shorter: [true, false],
+        anotherFigure: [false, false],
+        euros: [false, false],
+        empty: [false, false],
+      },
+      W.probe,
+    );
+  });
+
   test('a page break saved as the paragraph property, a run ahead of the text or a line of its own starts the page; only there', async () => {
     const doc = W.docSchema.parse({
       blocks: [
