@@ -1,4 +1,5 @@
 import { blank, hexRgb, type Raster } from './raster.ts';
+import { drawText } from './text.ts';
 
 /**
  * Deterministic pictures from a small spec: a photo-like landscape, a logo on a flat background, a
@@ -7,6 +8,14 @@ import { blank, hexRgb, type Raster } from './raster.ts';
  */
 export const SCENES = ['landscape', 'logo', 'scan', 'screenshot', 'product'] as const;
 export type SceneKind = (typeof SCENES)[number];
+
+/**
+ * What a screenshot's window shows: cards (a generic app), a sales dashboard (figures, a bar chart
+ * and a line chart), a rota planner (a week's grid of shifts) or a ticket queue (numbered rows with
+ * their state). Every one keeps the title bar and the sidebar where the cards have them.
+ */
+export const SCREENS = ['cards', 'dashboard', 'rota', 'queue'] as const;
+export type ScreenKind = (typeof SCREENS)[number];
 
 export interface SceneSpec {
   scene: SceneKind;
@@ -17,6 +26,8 @@ export interface SceneSpec {
   accent?: string;
   /** The flat background of a logo or product shot, hex. */
   background?: string;
+  /** A screenshot's window (default cards). */
+  screen?: ScreenKind;
 }
 
 function rng(seed: number): () => number {
@@ -155,7 +166,7 @@ function scan(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
     }
 }
 
-function screenshot(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
+function screenshot(p: Painter, r: () => number, accent: Rgb, _bg: Rgb, screen: ScreenKind = 'cards') {
   const { w, h } = p;
   p.rect(0, 0, w, h * 0.07, [46, 52, 64]);
   for (let i = 0; i < 3; i++)
@@ -175,6 +186,7 @@ function screenshot(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
   for (let i = 0; i < 7; i++)
     p.rect(w * 0.02, h * (0.12 + i * 0.07), w * (0.12 + r() * 0.06), h * 0.025, [150, 156, 168]);
   p.rect(w * 0.02, h * 0.12 - h * 0.012, w * 0.18, h * 0.05, mix(accent, [255, 255, 255], 0.6));
+  if (screen !== 'cards') return { dashboard, rota, queue }[screen](p, r, accent);
   const cols = 3;
   for (let i = 0; i < 6; i++) {
     const cx = w * 0.25 + (i % cols) * w * 0.25;
@@ -185,6 +197,114 @@ function screenshot(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
     p.rect(cx + w * 0.015, cy + h * 0.24, w * 0.12, h * 0.015, [150, 156, 168]);
   }
   p.rect(w * 0.84, h * 0.9, w * 0.13, h * 0.06, accent);
+}
+
+const INK: Rgb = [52, 56, 66];
+const MUTED: Rgb = [150, 156, 168];
+
+/** The app's content area, right of the sidebar and below the title bar. */
+const area = (p: Painter) => ({ x: p.w * 0.25, y: p.h * 0.12, w: p.w * 0.72, h: p.h * 0.84 });
+
+function label(p: Painter, text: string, x: number, y: number, size: number, c: Rgb) {
+  p.img = drawText(p.img, text, Math.round(x), Math.round(y), size, c);
+}
+
+/** Three figures over a bar chart of the months and a line of the weeks. */
+function dashboard(p: Painter, r: () => number, accent: Rgb) {
+  const a = area(p);
+  const size = Math.max(9, Math.round(p.h * 0.035));
+  const tiles = ['SALES', 'ORDERS', 'RETURNS'];
+  tiles.forEach((name, i) => {
+    const x = a.x + i * a.w * 0.34;
+    p.rect(x, a.y, a.w * 0.31, a.h * 0.2, [246, 247, 250]);
+    p.rect(x, a.y, a.w * 0.012, a.h * 0.2, accent);
+    label(p, name, x + a.w * 0.03, a.y + a.h * 0.025, size * 0.8, MUTED);
+    const figure =
+      i === 0 ? 20 + Math.floor(r() * 70) : i === 1 ? 300 + Math.floor(r() * 600) : 5 + Math.floor(r() * 40);
+    const text = i === 0 ? `${figure},${String(Math.floor(r() * 1000)).padStart(3, '0')}` : String(figure);
+    label(p, text, x + a.w * 0.03, a.y + a.h * 0.09, size * 1.6, INK);
+  });
+  // Bars: twelve months, the latest in the accent colour.
+  const chart = { x: a.x, y: a.y + a.h * 0.28, w: a.w * 0.56, h: a.h * 0.62 };
+  p.rect(chart.x, chart.y + chart.h, chart.w, 1.5, MUTED);
+  for (let m = 0; m < 12; m++) {
+    const bh = chart.h * (0.3 + 0.6 * r());
+    const bx = chart.x + (m + 0.2) * (chart.w / 12);
+    p.rect(
+      bx,
+      chart.y + chart.h - bh,
+      (chart.w / 12) * 0.6,
+      bh,
+      m === 11 ? accent : mix(accent, [255, 255, 255], 0.55),
+    );
+  }
+  // A line of eight weeks with its points.
+  const line = { x: a.x + a.w * 0.62, y: chart.y, w: a.w * 0.36, h: chart.h };
+  p.rect(line.x, line.y + line.h, line.w, 1.5, MUTED);
+  let prev: [number, number] | undefined;
+  for (let k = 0; k < 8; k++) {
+    const pt: [number, number] = [
+      line.x + (k / 7) * line.w,
+      line.y + line.h * (0.75 - 0.5 * (k / 7) - 0.15 * r()),
+    ];
+    if (prev)
+      for (let t = 0; t <= 1; t += 0.02)
+        p.disc(prev[0] + (pt[0] - prev[0]) * t, prev[1] + (pt[1] - prev[1]) * t, 1.2, accent);
+    p.disc(pt[0], pt[1], 3, accent);
+    prev = pt;
+  }
+}
+
+/** A week's grid: a row per person (initials), shifts as blocks in the days they work. */
+function rota(p: Painter, r: () => number, accent: Rgb) {
+  const a = area(p);
+  const size = Math.max(9, Math.round(p.h * 0.03));
+  const days = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'];
+  const first = a.w * 0.12;
+  const col = (a.w - first) / 7;
+  for (const [i, d] of days.entries()) label(p, d, a.x + first + i * col + col * 0.2, a.y, size, MUTED);
+  const people = ['AL', 'BN', 'CK', 'DM', 'EP', 'FR'];
+  const row = (a.h * 0.88) / people.length;
+  people.forEach((who, j) => {
+    const y = a.y + a.h * 0.1 + j * row;
+    p.rect(a.x, y - row * 0.08, a.w, 1, [226, 229, 235]);
+    label(p, who, a.x, y + row * 0.2, size, INK);
+    for (let i = 0; i < 7; i++) {
+      if (r() < 0.35) continue;
+      const late = r() < 0.4;
+      p.rect(
+        a.x + first + i * col + col * 0.08,
+        y + row * 0.1,
+        col * 0.84,
+        row * 0.62,
+        late ? mix(accent, [0, 0, 0], 0.25) : mix(accent, [255, 255, 255], 0.45),
+      );
+    }
+  });
+}
+
+/** Numbered tickets, a row each: its number, a subject line, and its state as a coloured tag. */
+function queue(p: Painter, r: () => number, accent: Rgb) {
+  const a = area(p);
+  const size = Math.max(9, Math.round(p.h * 0.03));
+  const states: [string, Rgb][] = [
+    ['OPEN', accent],
+    ['WAITING', [214, 160, 40]],
+    ['DONE', [80, 150, 90]],
+  ];
+  const rows = 8;
+  const row = a.h / rows;
+  let id = 1000 + Math.floor(r() * 8000);
+  for (let j = 0; j < rows; j++) {
+    const y = a.y + j * row;
+    p.rect(a.x, y, a.w, row * 0.86, j % 2 === 0 ? [246, 247, 250] : [255, 255, 255]);
+    label(p, `#${id}`, a.x + a.w * 0.02, y + row * 0.2, size, INK);
+    id += 1 + Math.floor(r() * 9);
+    p.rect(a.x + a.w * 0.2, y + row * 0.32, a.w * (0.3 + r() * 0.25), row * 0.2, MUTED);
+    const [state, c] = states[Math.floor(r() * states.length)]!;
+    p.rect(a.x + a.w * 0.78, y + row * 0.15, a.w * 0.2, row * 0.56, mix(c, [255, 255, 255], 0.75));
+    label(p, state, a.x + a.w * 0.8, y + row * 0.2, size * 0.9, c);
+  }
 }
 
 function product(p: Painter, r: () => number, accent: Rgb, bg: Rgb) {
@@ -215,6 +335,7 @@ export function renderScene(spec: SceneSpec): Raster {
   };
   const bg = spec.background ? hexRgb(spec.background) : bgByScene[spec.scene];
   const p = new Painter(spec.width, spec.height, bg);
-  ({ landscape, logo, scan, screenshot, product })[spec.scene](p, r, accent, bg);
+  if (spec.scene === 'screenshot') screenshot(p, r, accent, bg, spec.screen);
+  else ({ landscape, logo, scan, product })[spec.scene](p, r, accent, bg);
   return p.img;
 }

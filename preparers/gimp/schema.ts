@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeRelativePath } from '../paths.ts';
-import { SCENES } from './scene.ts';
+import { SCENES, SCREENS } from './scene.ts';
 
 /** The characters the oracle can draw (text.ts); a spec's text is limited to them (and so kept safe for Script-Fu). */
 const TEXT_CHARS = /^[A-Z0-9 .,:\-/'&()#!?+]+$/;
@@ -48,6 +48,12 @@ export const docSchema = z
       .describe('Varies the composition (positions, sizes, grain).'),
     accent: hex.optional().describe('The main colour (sky, mark, stamp, product).'),
     background: hex.optional().describe('Flat background of a logo or product shot (default white).'),
+    screen: z
+      .enum(SCREENS)
+      .optional()
+      .describe(
+        "A screenshot's window: cards (default), a sales dashboard, a rota planner or a ticket queue.",
+      ),
     quality: quality
       .optional()
       .describe('For a .jpg/.jpeg target: the JPEG quality it is saved at (default 90).'),

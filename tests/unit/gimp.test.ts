@@ -11,6 +11,7 @@ import { gimpPreparer as P } from '../../preparers/gimp/index.ts';
 import { jpegHeader } from '../../preparers/gimp/jpeg.ts';
 import { decodePng, encodePng } from '../../preparers/gimp/png.ts';
 import { blank, fillRect } from '../../preparers/gimp/raster.ts';
+import { renderScene, SCREENS } from '../../preparers/gimp/scene.ts';
 import { textWidth } from '../../preparers/gimp/text.ts';
 import { profileProblem } from '../../preparers/profiles/gate.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
@@ -50,6 +51,31 @@ describe('gimp build', () => {
       progressive: false,
     });
     await assert.rejects(P.build('D/p.gif', doc({ scene: 'scan', width: 100, height: 140, seed: 1 })));
+  });
+
+  test('a screenshot shows the window it is named for, in the same frame: title bar and sidebar alike', () => {
+    const shots = SCREENS.map((screen) =>
+      renderScene({ scene: 'screenshot', width: 320, height: 200, seed: 9, screen }),
+    );
+    const region = (i: number, x0: number, y0: number, x1: number, y1: number) => {
+      const img = shots[i]!;
+      const out: number[] = [];
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++)
+          out.push(...img.data.subarray((y * 320 + x) * 4, (y * 320 + x) * 4 + 4));
+      return out;
+    };
+    for (let i = 1; i < shots.length; i++) {
+      // The title bar (7% of the height) and the sidebar (22% of the width) are the cards' own.
+      assert.deepEqual(region(i, 0, 0, 320, 14), region(0, 0, 0, 320, 14), SCREENS[i]);
+      assert.deepEqual(region(i, 0, 14, 70, 200), region(0, 0, 14, 70, 200), SCREENS[i]);
+      for (let j = 0; j < i; j++)
+        assert.notDeepEqual(
+          region(i, 80, 20, 320, 200),
+          region(j, 80, 20, 320, 200),
+          `${SCREENS[i]} vs ${SCREENS[j]}`,
+        );
+    }
   });
 
   test('a picture saved turned has its sides swapped', async () => {
