@@ -10,6 +10,13 @@ export const SCENES = ['landscape', 'logo', 'scan', 'screenshot', 'product'] as 
 export type SceneKind = (typeof SCENES)[number];
 
 /**
+ * What stands in a landscape photo, so it shows what it is named for: a shed, a house with its roof,
+ * a boat on the water, a tent, a market stall or a bandstand (none: hills, a lake and trees only).
+ */
+export const FEATURES = ['shed', 'house', 'boat', 'tent', 'stall', 'bandstand'] as const;
+export type FeatureKind = (typeof FEATURES)[number];
+
+/**
  * What a screenshot's window shows: cards (a generic app), a sales dashboard (figures, a bar chart
  * and a line chart), a rota planner (a week's grid of shifts) or a ticket queue (numbered rows with
  * their state). Every one keeps the title bar and the sidebar where the cards have them.
@@ -28,6 +35,8 @@ export interface SceneSpec {
   background?: string;
   /** A screenshot's window (default cards). */
   screen?: ScreenKind;
+  /** What stands in a landscape (default nothing). */
+  feature?: FeatureKind | 'none';
 }
 
 function rng(seed: number): () => number {
@@ -79,7 +88,66 @@ class Painter {
   }
 }
 
-function landscape(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
+/** A band of rows from `top` to `top + height` whose left and right edges move linearly. */
+function band(p: Painter, top: number, height: number, edges: (t: number) => [number, number], c: Rgb) {
+  for (let y = Math.floor(top); y < top + height; y++) {
+    const [l, rt] = edges((y - top) / height);
+    p.rect(l, y, rt - l, 1, c);
+  }
+}
+
+/** The feature standing on the grass left of the trees (a boat on the lake), in the accent's colours. */
+function feature(p: Painter, kind: FeatureKind, accent: Rgb) {
+  const { w, h } = p;
+  const ground = h * 0.8;
+  const x = w * 0.3;
+  const dark: Rgb = [60, 48, 40];
+  const light: Rgb = [236, 226, 200];
+  if (kind === 'house' || kind === 'shed') {
+    const bw = w * (kind === 'house' ? 0.17 : 0.1);
+    const bh = h * (kind === 'house' ? 0.13 : 0.09);
+    p.rect(x - bw / 2, ground - bh, bw, bh, kind === 'house' ? light : [150, 112, 76]);
+    // A pitched roof on the house, a single slope on the shed.
+    if (kind === 'house')
+      p.triangle(x, ground - bh - h * 0.09, bw * 0.6, h * 0.09, mix(accent, [90, 40, 30], 0.5));
+    else
+      band(
+        p,
+        ground - bh - h * 0.035,
+        h * 0.035,
+        (t) => [x - bw * 0.6, x + bw * (0.6 - 0.4 * (1 - t))],
+        [70, 70, 76],
+      );
+    p.rect(x - bw * 0.1, ground - bh * 0.6, bw * 0.2, bh * 0.6, dark);
+    if (kind === 'house')
+      for (const dx of [-0.32, 0.2])
+        p.rect(x + dx * bw, ground - bh * 0.75, bw * 0.14, bh * 0.25, [160, 200, 230]);
+  } else if (kind === 'boat') {
+    const y = h * 0.9;
+    band(p, y, h * 0.04, (t) => [w * (0.14 + 0.03 * t), w * (0.36 - 0.03 * t)], mix(accent, [0, 0, 0], 0.3));
+    p.rect(w * 0.25, y - h * 0.16, 2.5, h * 0.16, dark);
+    band(p, y - h * 0.15, h * 0.13, (t) => [w * 0.25 + 3, w * 0.25 + 3 + w * 0.09 * t], [248, 246, 240]);
+  } else if (kind === 'tent') {
+    p.triangle(x, ground - h * 0.16, w * 0.12, h * 0.16, accent);
+    p.triangle(x, ground - h * 0.08, w * 0.035, h * 0.08, dark);
+  } else if (kind === 'stall') {
+    const sw = w * 0.18;
+    for (const dx of [-0.5, 0.5]) p.rect(x + dx * sw - 2, ground - h * 0.14, 4, h * 0.14, dark);
+    p.rect(x - sw / 2, ground - h * 0.06, sw, h * 0.02, [150, 112, 76]);
+    for (let k = 0; k < 6; k++) {
+      p.rect(x - sw / 2 + (k * sw) / 6, ground - h * 0.17, sw / 6, h * 0.04, k % 2 === 0 ? accent : light);
+      p.disc(x - sw / 2 + ((k + 0.5) * sw) / 6, ground - h * 0.075, h * 0.012, [200, 80 + 20 * k, 60]);
+    }
+  } else {
+    // bandstand: a round platform, six posts and a pointed roof.
+    const bw = w * 0.16;
+    p.rect(x - bw / 2, ground - h * 0.025, bw, h * 0.025, light);
+    for (let k = 0; k < 6; k++) p.rect(x - bw / 2 + (k * bw) / 5 - 1.5, ground - h * 0.12, 3, h * 0.1, light);
+    p.triangle(x, ground - h * 0.19, bw * 0.62, h * 0.07, mix(accent, [40, 90, 60], 0.5));
+  }
+}
+
+function landscape(p: Painter, r: () => number, accent: Rgb, _bg: Rgb, what?: FeatureKind | 'none') {
   const { w, h } = p;
   const skyTop = mix(accent, [20, 40, 90], 0.5);
   const skyLow: Rgb = [250, 214, 165];
@@ -112,6 +180,7 @@ function landscape(p: Painter, r: () => number, accent: Rgb, _bg: Rgb) {
     p.rect(x - 2, top + th, 4, h * 0.04, [70, 50, 35]);
     p.triangle(x, top, th * 0.35, th, [28 + i * 3, 70, 40]);
   }
+  if (what && what !== 'none') feature(p, what, accent);
   // Film grain: a photo is never flat.
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
@@ -336,6 +405,7 @@ export function renderScene(spec: SceneSpec): Raster {
   const bg = spec.background ? hexRgb(spec.background) : bgByScene[spec.scene];
   const p = new Painter(spec.width, spec.height, bg);
   if (spec.scene === 'screenshot') screenshot(p, r, accent, bg, spec.screen);
-  else ({ landscape, logo, scan, product })[spec.scene](p, r, accent, bg);
+  else if (spec.scene === 'landscape') landscape(p, r, accent, bg, spec.feature);
+  else ({ logo, scan, product })[spec.scene](p, r, accent, bg);
   return p.img;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeRelativePath } from '../paths.ts';
-import { SCENES, SCREENS } from './scene.ts';
+import { FEATURES, SCENES, SCREENS } from './scene.ts';
 
 /** The characters the oracle can draw (text.ts); a spec's text is limited to them (and so kept safe for Script-Fu). */
 const TEXT_CHARS = /^[A-Z0-9 .,:\-/'&()#!?+]+$/;
@@ -48,6 +48,12 @@ export const docSchema = z
       .describe('Varies the composition (positions, sizes, grain).'),
     accent: hex.optional().describe('The main colour (sky, mark, stamp, product).'),
     background: hex.optional().describe('Flat background of a logo or product shot (default white).'),
+    feature: z
+      .enum(['none', ...FEATURES])
+      .optional()
+      .describe(
+        'What stands in a landscape: a shed, a house, a boat, a tent, a market stall or a bandstand (none: only hills, a lake and trees).',
+      ),
     screen: z
       .enum(SCREENS)
       .optional()

@@ -11,7 +11,7 @@ import { gimpPreparer as P } from '../../preparers/gimp/index.ts';
 import { jpegHeader } from '../../preparers/gimp/jpeg.ts';
 import { decodePng, encodePng } from '../../preparers/gimp/png.ts';
 import { blank, fillRect } from '../../preparers/gimp/raster.ts';
-import { renderScene, SCREENS } from '../../preparers/gimp/scene.ts';
+import { FEATURES, renderScene, SCREENS } from '../../preparers/gimp/scene.ts';
 import { textWidth } from '../../preparers/gimp/text.ts';
 import { profileProblem } from '../../preparers/profiles/gate.ts';
 import { preparers, probeCheck } from '../../preparers/registry.ts';
@@ -75,6 +75,28 @@ describe('gimp build', () => {
           region(j, 80, 20, 320, 200),
           `${SCREENS[i]} vs ${SCREENS[j]}`,
         );
+    }
+  });
+
+  test('a landscape named for what stands in it shows it: each feature adds its own marks, left of the trees', () => {
+    const draw = (feature?: (typeof FEATURES)[number] | 'none') =>
+      renderScene({ scene: 'landscape', width: 300, height: 200, seed: 4, accent: '#1b4f72', feature });
+    const bare = draw();
+    assert.deepEqual(draw('none').data, bare.data);
+    const changed = (img: ReturnType<typeof draw>) => {
+      const cols = new Set<number>();
+      for (let i = 0; i < img.data.length; i += 4)
+        if (Math.abs(img.data[i]! - bare.data[i]!) + Math.abs(img.data[i + 2]! - bare.data[i + 2]!) > 24)
+          cols.add((i / 4) % 300);
+      return cols;
+    };
+    const marks = FEATURES.map((f) => draw(f));
+    for (const [k, img] of marks.entries()) {
+      const cols = changed(img);
+      assert.ok(cols.size > 10, `${FEATURES[k]} draws something`);
+      assert.ok(Math.max(...cols) < 150, `${FEATURES[k]} stays left of the trees`);
+      for (let j = 0; j < k; j++)
+        assert.notDeepEqual(img.data, marks[j]!.data, `${FEATURES[k]} vs ${FEATURES[j]}`);
     }
   });
 
