@@ -614,7 +614,10 @@ def _cards_by_uid(env, rel):
 
 
 def phone_digits(phone):
-    return re.sub(r'[^0-9+]', '', phone)
+    """A phone number as dialled; the UK's international form read as the national one (probe.ts)."""
+    d = re.sub(r'[^0-9+]', '', phone)
+    uk = re.match(r'^(?:\+|00)440?([1-9][0-9]+)$', d)
+    return '0' + uk.group(1) if uk else d
 
 
 @kind('thunderbird.contact_exists')

@@ -18,7 +18,16 @@ import { matches, subjects } from './select.ts';
 import { lookupTag, tagNames } from './tags.ts';
 import { parseSearches, searchName, VIRTUAL_FOLDERS_FILE } from './virtualFolders.ts';
 
-const digits = (phone: string) => phone.replace(/[^0-9+]/g, '');
+/**
+ * A phone number as dialled: its digits, the UK's international form (+44 20 7946 0123, 0044 …)
+ * read as the national one (020 7946 0123), however it is spaced or punctuated.
+ */
+const digits = (phone: string) => {
+  const d = phone.replace(/[^0-9+]/g, '');
+  // "+44 (0)20 …" keeps its 0 once the brackets are gone.
+  const uk = /^(?:\+|00)440?([1-9]\d+)$/.exec(d);
+  return uk ? `0${uk[1]}` : d;
+};
 
 type Check<K extends ThunderbirdCheck['kind']> = Extract<ThunderbirdCheck, { kind: K }>;
 

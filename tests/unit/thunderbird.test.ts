@@ -6,6 +6,7 @@ import { packProfile, thunderbirdPreparer as tb } from '../../preparers/thunderb
 import { parseMbox, serializeMbox } from '../../preparers/thunderbird/mbox.ts';
 import { parsePrefs } from '../../preparers/thunderbird/prefs.ts';
 import type { FileMap } from '../../preparers/types.ts';
+import { assertVerdicts } from '../support/checkerHome.ts';
 import { annInboxDoc } from '../support/thunderbirdDoc.ts';
 
 const DOC = annInboxDoc({
@@ -121,6 +122,46 @@ describe('thunderbird preparer', () => {
       { kind: 'thunderbird.message_absent', folder: 'Inbox', subject: 'Lunch' },
     ],
   ];
+  test('a contact’s phone is the number dialled: spacing, dashes and the +44 form pass; another number fails', async () => {
+    const files = await tb.build('forge.default', DOC);
+    const add = (phone: string) =>
+      apply(files, {
+        op: 'thunderbird.add_contact',
+        contact: { name: 'Dana Ray', email: 'dana@example.net', phone },
+      });
+    const checks = [
+      tb.checkSchema.parse({
+        kind: 'thunderbird.contact_exists',
+        email: 'dana@example.net',
+        phone: '01632 960 123',
+      }),
+    ];
+    await assertVerdicts(
+      {
+        asked: await add('01632 960 123'),
+        packed: await add('01632960123'),
+        dashed: await add('01632-960-123'),
+        international: await add('+44 1632 960 123'),
+        bracketed: await add('+44 (0)1632 960123'),
+        dialledAbroad: await add('0044 1632 960123'),
+        anotherNumber: await add('01632 960 124'),
+        anotherCountry: await add('+33 1632 960 123'),
+      },
+      checks,
+      {
+        asked: [true],
+        packed: [true],
+        dashed: [true],
+        international: [true],
+        bracketed: [true],
+        dialledAbroad: [true],
+        anotherNumber: [false],
+        anotherCountry: [false],
+      },
+      (f, c) => tb.probe(f, c as never),
+    );
+  });
+
   for (const [name, edit, check] of cases) {
     test(`${name}: the check fails initially and passes after the edit`, async () => {
       const files = await tb.build('forge.default', DOC);
