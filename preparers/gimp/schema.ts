@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeRelativePath } from '../paths.ts';
-import { FEATURES, SCENES, SCREENS } from './scene.ts';
+import { FEATURES, SCENES, SCREENS } from './sceneKinds.ts';
 
 /** The characters the oracle can draw (text.ts); a spec's text is limited to them (and so kept safe for Script-Fu). */
 const TEXT_CHARS = /^[A-Z0-9 .,:\-/'&()#!?+]+$/;
