@@ -1,6 +1,10 @@
 import { officeFormatOf, roundTripOfficeSettled } from '../preparers/office/index.ts';
 import type { FileMap } from '../preparers/types.ts';
+import { type MaterializedTask, materializeTask } from '../skills/run/materialize.ts';
+import type { SkillSpec } from '../skills/schema.ts';
+import type { Context } from '../skills/template.ts';
 import { exportGate } from '../taskcore/verify/exportGate.ts';
+import { correctAlternatives } from '../taskcore/verify/rubricProof.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
 import { recordNodeRuns, rejectTask } from './taskRecords.ts';
@@ -67,23 +71,90 @@ export async function officeRoundTrip(
   return { problems, saved, office };
 }
 
+/** A correct alternative as LibreOffice saved it, and its verdicts there. */
+interface ResavedRight {
+  name: string;
+  files: FileMap;
+  probes: Awaited<ReturnType<typeof probeAll>>;
+}
+
+/**
+ * The task's correct alternatives in the agent's world: each one's office files that differ from
+ * the oracle's are saved through LibreOffice too (one batch), the rest are the oracle's as
+ * LibreOffice saved them, and every check must still pass. A right that passes on our bytes but
+ * not once the application has saved it would be rejected in the VM.
+ */
+export async function rightsResaved(
+  m: MaterializedTask,
+  files: { initial: FileMap; solved: FileMap },
+  savedSolved: FileMap,
+  checks: { kind: string }[],
+): Promise<{ problems: string[]; states: ResavedRight[] }> {
+  const rights = (await correctAlternatives(m, files.initial)).filter((r) => r.files !== undefined);
+  const changed = rights.map((r) =>
+    Object.keys(r.files!).filter(
+      (p) => officeFormatOf(p) !== undefined && !sameBytes(r.files![p]!, files.solved[p]),
+    ),
+  );
+  const jobs = changed.flatMap((paths, k) => paths.map((path) => ({ k, path })));
+  const outcomes = await roundTripOfficeSettled(
+    jobs.map(({ k, path }) => ({
+      name: `right ${k}:${path}`,
+      bytes: rights[k]!.files![path]!,
+      format: officeFormatOf(path)!,
+    })),
+  );
+  const problems: string[] = [];
+  const states: ResavedRight[] = [];
+  for (const [k, r] of rights.entries()) {
+    if (changed[k]!.length === 0) continue;
+    const state: FileMap = { ...r.files! };
+    for (const p of Object.keys(state))
+      if (officeFormatOf(p) !== undefined && savedSolved[p]) state[p] = savedSolved[p]!;
+    let saved = true;
+    jobs.forEach((job, i) => {
+      if (job.k !== k) return;
+      const o = outcomes[i]!;
+      if (o.ok) state[job.path] = o.bytes;
+      else {
+        saved = false;
+        problems.push(
+          `LibreOffice could not save ${job.path} of correct alternative "${r.name}": ${o.error}`,
+        );
+      }
+    });
+    if (!saved) continue;
+    const probes = await probeAll(state, checks);
+    const failing = probes.flatMap((v, i) =>
+      v.pass ? [] : [`${checks[i]!.kind}: ${JSON.stringify(v.observed).slice(0, 200)}`],
+    );
+    if (failing.length > 0)
+      problems.push(`correct alternative "${r.name}" as LibreOffice saved it fails ${failing.join('; ')}`);
+    else states.push({ name: r.name, files: state, probes });
+  }
+  return { problems, states };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array | undefined): boolean {
+  return b !== undefined && a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+}
+
 /**
  * The export gate on the states LibreOffice saved: the shipped evaluator must fail the resaved
- * initial state and pass the resaved oracle, as it does on our own files (prepare stage).
+ * initial state and pass the resaved oracle and correct alternatives, as it does on our own files
+ * (prepare stage).
  */
 async function gateResaved(
   deps: ActivityDeps,
-  task: TaskRef,
+  task: { spec: SkillSpec; ctx: Context },
   state: TaskState,
   files: { initial: FileMap; solved: FileMap },
   saved: { initial: FileMap; solved: FileMap },
   checks: { kind: string }[],
+  rights: ResavedRight[],
 ): Promise<string[]> {
-  const [{ spec }, ctx, archive] = await Promise.all([
-    deps.specs.get(task.skillId, task.specVersion),
-    loadContext(deps.store, task.taskId),
-    state.profileArchive ? deps.store.getObject(state.profileArchive.key) : undefined,
-  ]);
+  const { spec, ctx } = task;
+  const archive = state.profileArchive ? await deps.store.getObject(state.profileArchive.key) : undefined;
   const bytes = new Map<string, Uint8Array>();
   for (const role of ['initial', 'solved'] as const)
     for (const [p, f] of Object.entries(state[role])) bytes.set(f.key, files[role][p]!);
@@ -95,6 +166,12 @@ async function gateResaved(
   const gate = await exportGate({ spec, ctx, state, bytes }, [
     { name: 'initial as LibreOffice saved it', files: saved.initial, expect: 'fail', probes: initialNow },
     { name: 'oracle as LibreOffice saved it', files: saved.solved, expect: 'pass', probes: solvedNow },
+    ...rights.map((r) => ({
+      name: `correct alternative "${r.name}" as LibreOffice saved it`,
+      files: r.files,
+      expect: 'pass' as const,
+      probes: r.probes,
+    })),
   ]);
   return gate.ok ? [] : [gate.detail];
 }
@@ -112,9 +189,38 @@ export function createOfficeActivities(deps: ActivityDeps) {
       state.checks,
       state.verdicts,
     );
+    const [{ spec }, ctx] = await Promise.all([
+      deps.specs.get(task.skillId, task.specVersion),
+      loadContext(deps.store, task.taskId),
+    ]);
+    const rights =
+      problems.length === 0
+        ? await rightsResaved(
+            await materializeTask(spec, ctx),
+            { initial, solved },
+            saved.solved,
+            state.checks,
+          )
+        : { problems: [], states: [] };
+    if (rights.problems.length > 0)
+      return rejectTask(deps.database, task, {
+        reason: 'rubric_rejects_right',
+        node: 'verify_office',
+        detail: rights.problems.join('; '),
+        kind: 'verify',
+        durationMs: performance.now() - started,
+      });
     const mismatch =
       problems.length === 0
-        ? await gateResaved(deps, task, state, { initial, solved }, saved, state.checks)
+        ? await gateResaved(
+            deps,
+            { spec, ctx },
+            state,
+            { initial, solved },
+            saved,
+            state.checks,
+            rights.states,
+          )
         : [];
     if (mismatch.length > 0) {
       const durationMs = performance.now() - started;

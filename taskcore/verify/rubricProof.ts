@@ -3,7 +3,7 @@ import { HOME_APP, preparers, probeCheck } from '../../preparers/registry.ts';
 import type { AppId, FileMap, ProbeResult } from '../../preparers/types.ts';
 import type { MaterializedTask } from '../../skills/run/materialize.ts';
 import { attackRubric, deriveMutants, type MutantReport, sameFiles } from './mutants.ts';
-import { type RightVerdict, rightSolutions } from './rightSolutions.ts';
+import { type RightSolution, type RightVerdict, rightSolutions } from './rightSolutions.ts';
 import { type WrongVerdict, wrongSolutions } from './wrongSolutions.ts';
 
 /** What verification proved about a task's rubric (tasks.rubric_stats). */
@@ -86,6 +86,19 @@ export async function deriveInvariants(
  * adds its "nothing else changed" checks for its own files (`owner`: path → app), unless the
  * skill turns them off with a reason.
  */
+/**
+ * The task's correct alternatives: its declared rights, the variants of the fields it declares
+ * free (`freeRights`, from the oracle's near misses) and each app's generic ones.
+ */
+export async function correctAlternatives(
+  m: MaterializedTask,
+  initial: FileMap,
+  freeRights?: { name: string; edits: { op: string }[] }[],
+): Promise<RightSolution[]> {
+  const free = freeRights ?? (await deriveMutants(m.edits, initial, m.free)).freeRights;
+  return rightSolutions(initial, m.edits, [...m.right, ...free], m.genericRightOff);
+}
+
 export async function proveRubric(
   m: MaterializedTask,
   initial: FileMap,
@@ -166,12 +179,7 @@ export async function proveRubric(
   });
   // The oracle's near misses; the variants of fields the spec declares free are correct alternatives.
   const nearMisses = await deriveMutants(m.edits, initial, m.free);
-  const alternatives = await rightSolutions(
-    initial,
-    m.edits,
-    [...m.right, ...nearMisses.freeRights],
-    m.genericRightOff,
-  );
+  const alternatives = await correctAlternatives(m, initial, nearMisses.freeRights);
   const right = await probeAlternatives(alternatives, checks, 'correct alternative', 'verify_right_passes');
   if (!right.ok) return right;
   const rightStates = right.states;
