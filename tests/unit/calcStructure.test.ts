@@ -96,36 +96,16 @@ const nearMisses: { name: string; edits: unknown[]; fails: string[] }[] = [
     ],
     fails: ['calc.column_width', 'calc.validation', 'calc.csv_table'],
   },
-  {
-    // The other sheets that look the salaries up cannot see the Staff sheet's own name.
-    name: "the sheet's own name",
-    edits: [
-      {
-        op: 'calc.define_name',
-        file: FILE,
-        sheet: 'Staff',
-        name: 'Salaries',
-        range: 'B2:B4',
-        scope: 'sheet',
-      },
-    ],
+  // The other sheets that look the salaries up cannot see the Staff sheet's own name; Staff!B2:B4
+  // typed without $, used in D9, reads E10:E12.
+  ...[
+    { name: "the sheet's own name", scope: 'sheet' },
+    { name: 'a relative reference', relative: true },
+  ].map(({ name, ...how }) => ({
+    name,
+    edits: [{ op: 'calc.define_name', file: FILE, sheet: 'Staff', name: 'Salaries', range: 'B2:B4', ...how }],
     fails: ['calc.named_range'],
-  },
-  {
-    // Staff!B2:B4 typed without $: used in D9 it reads E10:E12.
-    name: 'a relative reference',
-    edits: [
-      {
-        op: 'calc.define_name',
-        file: FILE,
-        sheet: 'Staff',
-        name: 'Salaries',
-        range: 'B2:B4',
-        relative: true,
-      },
-    ],
-    fails: ['calc.named_range'],
-  },
+  })),
 ];
 
 describe('calc structure and export kinds', () => {
