@@ -89,7 +89,7 @@ export async function rightsResaved(
   files: { initial: FileMap; solved: FileMap },
   savedSolved: FileMap,
   checks: { kind: string }[],
-): Promise<{ problems: string[]; states: ResavedRight[] }> {
+): Promise<{ problems: string[]; unsaved: string[]; states: ResavedRight[] }> {
   const rights = (await correctAlternatives(m, files.initial)).filter((r) => r.files !== undefined);
   const changed = rights.map((r) =>
     Object.keys(r.files!).filter(
@@ -105,6 +105,7 @@ export async function rightsResaved(
     })),
   );
   const problems: string[] = [];
+  const unsaved: string[] = [];
   const states: ResavedRight[] = [];
   for (const [k, r] of rights.entries()) {
     if (changed[k]!.length === 0) continue;
@@ -118,9 +119,7 @@ export async function rightsResaved(
       if (o.ok) state[job.path] = o.bytes;
       else {
         saved = false;
-        problems.push(
-          `LibreOffice could not save ${job.path} of correct alternative "${r.name}": ${o.error}`,
-        );
+        unsaved.push(`LibreOffice could not save ${job.path} of correct alternative "${r.name}": ${o.error}`);
       }
     });
     if (!saved) continue;
@@ -132,7 +131,7 @@ export async function rightsResaved(
       problems.push(`correct alternative "${r.name}" as LibreOffice saved it fails ${failing.join('; ')}`);
     else states.push({ name: r.name, files: state, probes });
   }
-  return { problems, states };
+  return { problems, unsaved, states };
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array | undefined): boolean {
@@ -201,7 +200,9 @@ export function createOfficeActivities(deps: ActivityDeps) {
             saved.solved,
             state.checks,
           )
-        : { problems: [], states: [] };
+        : { problems: [], unsaved: [], states: [] };
+    // A file LibreOffice could not save is the round trip's failure, not the rubric's.
+    problems.push(...rights.unsaved);
     if (rights.problems.length > 0)
       return rejectTask(deps.database, task, {
         reason: 'rubric_rejects_right',
