@@ -6,10 +6,10 @@ import { renderString } from '../template.ts';
 /**
  * How many lines one task of a spec may draw at most: each generate node's sentence fields, and
  * three for each paragraph field (a paragraph the set's own have run out for is made of three of
- * its lines), times the node's largest record count over the spec's params (numbers at their top, each pick's
- * choices in turn, the others at their first). A count that reads other nodes, or a param rule
- * with no top, is left out: the content quota's floor covers it. The answer depends on the spec
- * alone, so every task of a content pool asks for the same set size (one request, one cache entry).
+ * its lines), times the node's largest record count over the spec's params (numbers at their top,
+ * each pick's choices in turn, the others at their first). A count that reads other nodes is left
+ * out: the content quota's floor covers it. The answer depends on the spec alone, so every task of
+ * a content pool asks for the same set size (one request, one cache entry).
  */
 export async function lineDemand(spec: SkillSpec): Promise<number> {
   const known = demands.get(spec);
