@@ -188,19 +188,23 @@ export function createOfficeActivities(deps: ActivityDeps) {
       state.checks,
       state.verdicts,
     );
-    const [{ spec }, ctx] = await Promise.all([
-      deps.specs.get(task.skillId, task.specVersion),
-      loadContext(deps.store, task.taskId),
-    ]);
-    const rights =
+    // The spec and context are read only when the round trip kept every verdict: the rights and
+    // the gate on the saved states need them, a failed round trip does not.
+    const loaded =
       problems.length === 0
-        ? await rightsResaved(
-            await materializeTask(spec, ctx),
-            { initial, solved },
-            saved.solved,
-            state.checks,
-          )
-        : { problems: [], unsaved: [], states: [] };
+        ? await Promise.all([
+            deps.specs.get(task.skillId, task.specVersion),
+            loadContext(deps.store, task.taskId),
+          ])
+        : undefined;
+    const rights = loaded
+      ? await rightsResaved(
+          await materializeTask(loaded[0].spec, loaded[1]),
+          { initial, solved },
+          saved.solved,
+          state.checks,
+        )
+      : { problems: [], unsaved: [], states: [] };
     // A file LibreOffice could not save is the round trip's failure, not the rubric's.
     problems.push(...rights.unsaved);
     if (rights.problems.length > 0)
@@ -212,10 +216,10 @@ export function createOfficeActivities(deps: ActivityDeps) {
         durationMs: performance.now() - started,
       });
     const mismatch =
-      problems.length === 0
+      loaded && problems.length === 0
         ? await gateResaved(
             deps,
-            { spec, ctx },
+            { spec: loaded[0].spec, ctx: loaded[1] },
             state,
             { initial, solved },
             saved,

@@ -1149,11 +1149,17 @@ def calc_column_width(env, ws, c):
     return ok, {'column': c['column'], 'width': width}
 
 
-def sheet_and_cells(ref):
-    """A reference's sheet (unquoted) and its cells without "$", upper-cased (sheetAndCells in structure.ts)."""
+def sheet_and_raw_cells(ref):
+    """A reference's sheet (unquoted) and its cells as written (sheetAndCells in structure.ts)."""
     m = re.match(r"^(?:'((?:[^']|'')+)'|([^!'\"]+))!(.+)$", js_trim(ref))
     sheet = (m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)) if m else None
-    return sheet, (m.group(3) if m else js_trim(ref)).replace('$', '').upper()
+    return sheet, (m.group(3) if m else js_trim(ref))
+
+
+def sheet_and_cells(ref):
+    """A reference's sheet (unquoted) and its cells without "$", upper-cased."""
+    sheet, raw = sheet_and_raw_cells(ref)
+    return sheet, raw.replace('$', '').upper()
 
 
 def parse_area(ref):
@@ -1165,9 +1171,7 @@ def parse_area(ref):
 
 def absolute_area(ref):
     """Every row and column of the area fixed with $ (absoluteArea in structure.ts)."""
-    m = re.match(r"^(?:'(?:[^']|'')+'|[^!'\"]+)!(.+)$", js_trim(ref))
-    cells = m.group(1) if m else js_trim(ref)
-    return re.match(r'^\$[A-Za-z]{1,3}\$[0-9]+(:\$[A-Za-z]{1,3}\$[0-9]+)?\Z', cells) is not None
+    return re.match(r'^\$[A-Za-z]{1,3}\$[0-9]+(:\$[A-Za-z]{1,3}\$[0-9]+)?\Z', sheet_and_raw_cells(ref)[1]) is not None
 
 
 def defined_names(env, rel):

@@ -56,11 +56,15 @@ export function probeColumnWidth(sheet: XmlNode, check: Check<'calc.column_width
   return { pass, observed: { column: check.column, width: width ?? null } };
 }
 
-/** A reference's sheet (unquoted) and its cells without "$", upper-cased: `'My Sheet'!$a$2` → `A2`. */
-function sheetAndCells(ref: string): { sheet: string | undefined; cells: string } {
+/**
+ * A reference's sheet (unquoted), its cells as written (`raw`) and without "$", upper-cased:
+ * `'My Sheet'!$a$2` → `$a$2` and `A2`.
+ */
+function sheetAndCells(ref: string): { sheet: string | undefined; raw: string; cells: string } {
   const m = /^(?:'((?:[^']|'')+)'|([^!'"]+))!(.+)$/.exec(ref.trim());
   const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
-  return { sheet, cells: (m ? m[3]! : ref.trim()).replace(/\$/g, '').toUpperCase() };
+  const raw = m ? m[3]! : ref.trim();
+  return { sheet, raw, cells: raw.replace(/\$/g, '').toUpperCase() };
 }
 
 /** One area of a reference formula: `'My Sheet'!$A$2:$A$9` → sheet and `A2:A9`. */
@@ -101,8 +105,7 @@ const sameSheet = (a: string | undefined, b: string) =>
  * dialog write absolute references unless the reference is retyped without `$`.
  */
 function absoluteArea(ref: string): boolean {
-  const m = /^(?:'(?:[^']|'')+'|[^!'"]+)!(.+)$/.exec(ref.trim());
-  return /^\$[A-Za-z]{1,3}\$[0-9]+(:\$[A-Za-z]{1,3}\$[0-9]+)?$/.test(m ? m[1]! : ref.trim());
+  return /^\$[A-Za-z]{1,3}\$[0-9]+(:\$[A-Za-z]{1,3}\$[0-9]+)?$/.test(sheetAndCells(ref).raw);
 }
 
 export async function probeNamedRange(zip: JSZip, check: Check<'calc.named_range'>): Promise<ProbeResult> {

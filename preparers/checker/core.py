@@ -22,6 +22,9 @@ import xml.etree.ElementTree as ET
 
 KINDS = {}
 
+# The OSWorld VM user's home (VM_HOME in preparers/osworld.ts): task paths are relative to it.
+VM_HOME = '/home/user'
+
 
 def kind(name):
     """Registers the function that evaluates one check kind; it returns (pass, observed)."""

@@ -18,13 +18,10 @@ def node_type(env, rel):
     return 'file', _stat.S_IMODE(st.st_mode)
 
 
-_VM_HOME = '/home/user/'
-
-
-def link_target(link, target, home=_VM_HOME):
+def link_target(link, target, home=VM_HOME):
     """Home-relative path a symlink points to; None when it leaves home. An absolute target under
     home counts (ln -s ~/x writes one): under the VM's home, or the home the checker was given."""
-    homes = [h for h in (_VM_HOME, home.rstrip('/') + '/') if target.startswith(h)]
+    homes = [h for h in (VM_HOME + '/', home.rstrip('/') + '/') if target.startswith(h)]
     if target.startswith('/') and not homes:
         return None
     segs = [] if homes else link.split('/')[:-1]
@@ -121,7 +118,7 @@ def os_symlink_to(env, c):
     home = env.home.rstrip('/') + '/'
     if target.startswith(home):
         # Reported as the VM writes it, wherever this home was laid out.
-        target = _VM_HOME + target[len(home):]
+        target = VM_HOME + '/' + target[len(home):]
     return points == c['to'], {'target': target, 'points': points}
 
 

@@ -194,9 +194,6 @@ def vlc_hotkey(env, c):
     return vlc_normalise_hotkey(c['key']) in bindings, {'value': got}
 
 
-_VLC_HOME = '/home/user'
-
-
 def _vlc_normalise(segments):
     out = []
     for s in segments:
@@ -241,7 +238,7 @@ def vlc_resolve_entry(playlist, entry, uri):
         relative = _vlc_unquote(entry) if uri else entry
     if absolute is not None:
         segs = _vlc_normalise(absolute.split('/'))
-        home = [h for h in _VLC_HOME.split('/') if h]
+        home = [h for h in VM_HOME.split('/') if h]
         if segs is None or len(segs) <= len(home) or any(segs[i] != h for i, h in enumerate(home)):
             return entry
         return '/'.join(segs[len(home):])

@@ -159,10 +159,10 @@ export function castFor(taskSeed: number) {
   let ours = drawOrganisation(rng);
   while (ours === org) ours = drawOrganisation(rng);
   // A partner whose line says what it does is one of that trade, the same one all through the task.
-  const partners = ORG_ROLES.map((_, i) => {
+  const partners = ORG_ROLES.map(([, trades], i) => {
     const r = new Rng(deriveSeed(taskSeed, 'org-role', i));
-    let name = drawOrganisation(r, ORG_ROLES[i]![1]);
-    while (name === ours) name = drawOrganisation(r, ORG_ROLES[i]![1]);
+    let name = drawOrganisation(r, trades);
+    while (name === ours) name = drawOrganisation(r, trades);
     return name;
   });
   return {
