@@ -16,7 +16,10 @@ const spec = {
       id: 'notes',
       generate: { records: "{{params.kind = 'notes' ? params.rows : 1}}", fields: { line: 'sentence' } },
     },
-    { id: 'pairs', generate: { records: 5, fields: { a: 'sentence', b: { kind: 'sentence' }, p: 'paragraph', n: 'int' } } },
+    {
+      id: 'pairs',
+      generate: { records: 5, fields: { a: 'sentence', b: { kind: 'sentence' }, p: 'paragraph', n: 'int' } },
+    },
     // Reads another node: unknown before the task runs, left to the quota's floor.
     { id: 'later', generate: { records: '{{$count(pairs.records)}}', fields: { line: 'sentence' } } },
   ],
