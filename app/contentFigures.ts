@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import { listTar } from '../preparers/os/tarball.ts';
 import { parseMbox } from '../preparers/thunderbird/mbox.ts';
+import { parseMessage } from '../preparers/thunderbird/mime.ts';
 import { stringsOf } from '../skills/stringsOf.ts';
 import { namedAddresses, nameMatchesAddress, type Pair } from '../taskcore/verify/people.ts';
 
@@ -64,6 +65,14 @@ export interface ContentFigures {
   slideTitleLines: number;
   slideAgreement: number;
   offTitleExamples: { taskId: string; skillId: string; path: string; title: string; line: string }[];
+  /**
+   * Paragraphs (two sentences or more, in a prose file) that another task of the same skill also
+   * has: the content kit should be large enough that a skill's tasks never share one. Out of the
+   * distinct paragraphs of each skill's tasks, summed over the skills.
+   */
+  skillParagraphs: number;
+  sharedParagraphs: number;
+  sharedParagraphExamples: { taskIds: string[]; skillId: string; paragraph: string }[];
 }
 
 const EXAMPLES = 20;
@@ -86,8 +95,21 @@ export function sentencesOf(text: string): string[] {
     .filter((s) => s.split(' ').length >= 6);
 }
 
+/**
+ * A unit's paragraphs of prose (two sentences or more), whitespace and quotes made even: a mail
+ * body or a page splits at blank lines and block tags, a document's paragraph is one already.
+ */
+export function paragraphsOf(unit: string): string[] {
+  return unit
+    .split(/\n\s*\n|<\/?(?:p|li|h[1-6]|div|tr|td)\b[^>]*>/i)
+    .filter((p) => sentencesOf(p).length >= 2)
+    .map((p) => norm(p.replace(/<[^>]+>/g, ' ')));
+}
+
 /** Spreadsheets and tables repeat values by design: only prose files count for repeated sentences. */
 const PROSE_FILE = /\.(docx|pptx|odt|odp|txt|md|html?|eml)$|(^|\/)Mail\/.+\/[^./]+$|ImapMail\/.+\/[^./]+$/i;
+
+const SITE_PAGE = /\.html?$/i;
 
 const norm = (s: string) =>
   s
@@ -139,7 +161,12 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
     slideTitleLines: 0,
     slideAgreement: 0,
     offTitleExamples: [],
+    skillParagraphs: 0,
+    sharedParagraphs: 0,
+    sharedParagraphExamples: [],
   };
+  // skill -> paragraph -> the tasks holding it
+  const paragraphTasks = new Map<string, Map<string, Set<string>>>();
   const suffixed = new Set<string>();
   const addressTasks = new Map<string, number>();
   for (const t of tasks) {
@@ -165,7 +192,15 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
     for (const file of t.files) {
       if (!PROSE_FILE.test(file.path)) continue;
       const seen = new Map<string, number>();
-      for (const unit of file.units) for (const s of sentencesOf(unit)) seen.set(s, (seen.get(s) ?? 0) + 1);
+      const skillParagraphs = paragraphTasks.get(t.skillId) ?? new Map<string, Set<string>>();
+      paragraphTasks.set(t.skillId, skillParagraphs);
+      for (const unit of file.units) {
+        for (const s of sentencesOf(unit)) seen.set(s, (seen.get(s) ?? 0) + 1);
+        // A site's page is the same page whichever task opens it, as OSWorld reuses its sites.
+        if (!SITE_PAGE.test(file.path))
+          for (const paragraph of paragraphsOf(unit))
+            skillParagraphs.set(paragraph, (skillParagraphs.get(paragraph) ?? new Set()).add(t.taskId));
+      }
       const repeated = [...seen].filter(([, n]) => n > 1);
       if (repeated.length === 0) continue;
       f.filesWithDuplicates++;
@@ -185,6 +220,13 @@ export function contentFigures(tasks: TaskContent[]): ContentFigures {
     }
   }
   f.honorificSuffixes = suffixed.size;
+  for (const [skillId, paragraphs] of paragraphTasks)
+    for (const [paragraph, holders] of paragraphs) {
+      f.skillParagraphs++;
+      if (holders.size < 2) continue;
+      f.sharedParagraphs++;
+      keep(f.sharedParagraphExamples, { taskIds: [...holders], skillId, paragraph });
+    }
   const top = [...addressTasks].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
   if (top)
     f.topRecipient = { address: top[0], tasks: top[1], share: tasks.length ? top[1] / tasks.length : 0 };
@@ -340,7 +382,8 @@ export async function fileText(path: string, bytes: Uint8Array): Promise<string[
       .split(/\n{2,}/);
   if (/(^|\/)(Mail|ImapMail)\/.+\/[^./]+$/.test(path)) {
     return parseMbox(bytes).map((m) => {
-      const body = m.raw.split('\n\n').slice(1).join('\n\n');
+      // The body as a reader sees it: quoted-printable soft breaks joined, parts decoded.
+      const body = parseMessage(m.raw).text;
       // Quoted lines of a reply repeat the message they answer: not the writer's own sentences.
       return body
         .split('\n')

@@ -108,6 +108,10 @@ export function register(program: Command): void {
               'Sentences repeated within a file',
               `${formatInt(r.figures.duplicateSentences)} in ${formatInt(r.figures.filesWithDuplicates)} files`,
             ),
+            kv(
+              'Paragraphs another task of the skill also has',
+              `${formatInt(r.figures.sharedParagraphs)} of ${formatInt(r.figures.skillParagraphs)}`,
+            ),
             kv('Natural/goal naming an open file', formatPercent(r.figures.namingOpenFileShare)),
             kv(
               'Documents headed by a subject (of those with a heading)',

@@ -61,7 +61,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       ],
       closing: [
         'Questions about this notice should be directed to {person}. A copy will remain on the staff noticeboard until {date}.',
-        'Thank you for your cooperation. Please keep this notice displayed in a visible place until it is formally withdrawn.',
+        'Thank you for your cooperation. Please keep this notice displayed in a visible place until {person} formally withdraws it.',
         'If you believe this notice affects you in a way not covered here, speak to your line manager or contact {person} directly.',
         'This notice was approved by {person} and will be reviewed on {date}. Any updates will be circulated in the same way.',
       ],
@@ -70,7 +70,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['With thanks: {title}', 'Thank you - {title}'],
       opening: [
         'Dear {person}, I am writing on behalf of everyone at {ours} to thank you for your help with the work described below.',
-        'Dear colleagues, I wanted to take a moment to say thank you properly for the time and care you have given over recent months.',
+        'Dear colleagues, I wanted to take a moment to say thank you properly for the time and care you have given {ours} over recent months.',
         'Dear {person}, thank you for everything you did in the run-up to {date}. It made a real difference and did not go unnoticed.',
         'Dear friends of {ours}, your support this year has been generous and steady, and we would like to tell you what it has made possible.',
       ],
@@ -85,13 +85,13 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Newsletter: {title}', 'In this issue: {title}', '{title} - latest news'],
       opening: [
         'Welcome to the {date} edition of the {ours} newsletter. This issue leads with the story below and rounds up news from across the organisation.',
-        'Hello and welcome to our latest newsletter. There is plenty to catch up on, so we have kept each item short.',
+        'Hello and welcome to the latest newsletter from {ours}. There is plenty to catch up on, so we have kept each item short.',
         'In this issue we look at one piece of work in detail, with a few words from {person}, who has been closely involved.',
         'Welcome back. As ever, this newsletter is put together by volunteers at {ours}, and we are always glad to hear your ideas for future issues.',
       ],
       closing: [
         'That is all for this edition. The next newsletter goes out on {date}; send contributions to {person} before then.',
-        'Thank you for reading. If you would rather not receive this newsletter, reply to this email and we will remove you from the list.',
+        'Thank you for reading. If you would rather not receive this newsletter, reply to {person} and we will remove you from the list.',
         'Have a story for the next issue? Get in touch with {person} at {ours}. We especially welcome photographs and short pieces.',
         'Until next time, from all of us in {place}. Back issues are available on request from the office.',
       ],
@@ -100,13 +100,13 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Staff news: {title}', '{title} - staff newsletter'],
       opening: [
         'Welcome to this month’s staff newsletter, where we share what colleagues across {ours} have been working on.',
-        'Hello everyone. This edition of staff news leads with the item below, followed by a few notices from the people team and facilities.',
+        'Hello everyone. This edition of staff news leads with the item below, followed by a few notices from the people team and facilities in {place}.',
         'A short staff bulletin this time, as many of you are on leave. {person} has kindly written up the main item.',
         'Staff news for {date}. Thanks to everyone who sent in updates; we could not fit them all, so more will follow next time.',
       ],
       closing: [
         'Please send news, milestones and welcome messages for new starters to {person} by {date} for the next edition.',
-        'As always, thank you for everything you do. The next staff newsletter will land in inboxes at the start of next month.',
+        'As always, thank you for everything you do. The next staff newsletter will land in inboxes on {date}.',
         'Anything you would like to see covered? The internal communications team at {ours} reads every suggestion.',
         'Printed copies are available in the {place} staff room. Feedback on the new layout is welcome and can go to {person}.',
       ],
@@ -114,10 +114,10 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
     'team update': {
       title: ['Team update: {title}', '{title} - weekly update', 'Update: {title}'],
       opening: [
-        'Hi all, here is this week’s update. The main item is set out below, with a couple of housekeeping points at the end.',
+        'Hi all, here is this week’s update from {person}. The main item is set out below, with a couple of housekeeping points at the end.',
         'Quick update from {person} for the whole team. Nothing urgent, but please read before our catch-up on {date}.',
-        'Hello team. Following last week’s stand-up, I said I would write up where things have got to, so here it is.',
-        'This update covers progress since our last check-in and what is coming up next. Shout if anything is unclear.',
+        'Hello team. Following last week’s stand-up in {place}, I said I would write up where things have got to, so here it is.',
+        'This update covers progress since our last check-in and what is coming up before {date}. Shout if anything is unclear.',
       ],
       closing: [
         'That is it for now. Any blockers, flag them in the team channel or grab {person} for ten minutes.',
@@ -129,7 +129,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
     'club bulletin': {
       title: ['Club bulletin: {title}', '{title} - members’ bulletin'],
       opening: [
-        'Dear members, welcome to the latest club bulletin. Your committee has been busy, and there is one item we particularly want to share.',
+        'Dear members, welcome to the latest bulletin of {ours}. Your committee has been busy, and there is one item we particularly want to share.',
         'Greetings to all members and friends of {ours}. This bulletin brings you the news below along with a reminder about subscriptions.',
         'Hello members. The committee met on {date} and agreed to share the following with everyone before the next club night.',
         'Welcome to the bulletin, compiled as ever by {person} with help from the committee. Members’ contributions are always welcome.',
@@ -151,7 +151,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       ],
       closing: [
         'Please confirm you have read this memo by replying to {person} no later than {date}.',
-        'If you have any concerns about what is set out here, raise them with your line manager in the first instance.',
+        'If you have any concerns about what is set out here, raise them with your line manager in the first instance, or with {person}.',
         'No further action is needed unless you are directly affected. Thank you for reading, {person}.',
         'This memo will be filed with the management papers. Queries to {person}, copying {person2} where the matter is urgent.',
       ],
@@ -176,7 +176,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       opening: [
         '{ours} is applying for a grant of {amount} to support the work described in this application, which would run for twelve months.',
         'This application is submitted by {person} on behalf of {ours}, in response to the funding round that closes on {date}.',
-        'We are seeking support to carry out the project set out below. This section explains who we are and why we are applying now.',
+        'We are seeking support to carry out the project set out below. This section explains who {ours} is and why we are applying now.',
         'Applicant organisation: {ours}, based in {place}. Lead contact: {person}. Sum requested: {amount}.',
       ],
       closing: [
@@ -191,11 +191,11 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       opening: [
         'This bid sets out the case for investing {amount} in the work below and explains how the money would be spent.',
         '{ours} submits this bid to the regional fund. It has been prepared by {person} with input from partners across {place}.',
-        'Our bid responds directly to the fund’s stated priorities, and this opening section summarises the need and our proposed response.',
+        'Our bid responds directly to the fund’s stated priorities, and this opening section summarises the need in {place} and our proposed response.',
         'Bid reference and contact details are on the cover sheet. The bid was approved for submission by our board on {date}.',
       ],
       closing: [
-        'In summary, this bid offers clear value for money and a realistic plan for delivery. We are ready to start as soon as funds are confirmed.',
+        'In summary, this bid offers clear value for money and a realistic plan for delivery. {ours} is ready to start as soon as funds are confirmed.',
         'The budget breakdown and letters of support are provided in the appendices. Clarification questions can be sent to {person}.',
         'If successful, {ours} will acknowledge the fund in all related publicity and share lessons learned at the end of the project.',
         'We would be glad to present this bid in person. {person} is available to meet the assessment panel at any point before {date}.',
@@ -206,11 +206,11 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       opening: [
         'This proposal requests grant support of {amount} over eighteen months. It describes the problem, the planned activity and the expected outcomes.',
         'Principal contact: {person}, {ours}. The proposal below is submitted for the grant call closing on {date}.',
-        'We propose a focused piece of work with clear milestones. The summary below is followed by the detailed plan and budget.',
+        'We propose a focused piece of work with clear milestones, led by {person}. The summary below is followed by the detailed plan and budget.',
         '{ours} and its partner organisation in {place} jointly submit this proposal, with {person} acting as lead applicant.',
       ],
       closing: [
-        'Outcomes will be measured against the indicators in the evaluation plan, and a final report will reach the grant-maker within three months of completion.',
+        'Outcomes will be measured against the indicators in the evaluation plan, and {person} will send a final report to the grant-maker within three months of completion.',
         'We thank the panel for its time. Further detail on any part of this proposal can be provided by {person} on request.',
         'Letters of support, CVs of key staff and a full budget are enclosed. This proposal remains open for discussion until {date}.',
         'The proposal has been reviewed and approved by the director of {ours}, who confirms that match funding of {amount} is in place.',
@@ -237,7 +237,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
         'Thank you for inviting {ours} to put forward a proposal. Following our conversation on {date}, this document sets out how we would approach the work.',
         'Dear {person}, as promised after our meeting, here is our proposal. It covers scope, timescales, fees and the team we would assign.',
         'This proposal has been written for you and your colleagues in {place}. It reflects what you told us about your priorities and constraints.',
-        'We understand you are looking for a partner who can deliver promptly and without fuss. Below is how we would go about it.',
+        'We understand you are looking for a partner who can deliver promptly and without fuss. Below is how {ours} would go about it.',
       ],
       closing: [
         'Our fee for the work described is {amount}, payable in two stages. We would be happy to adjust the scope if the budget needs to change.',
@@ -249,7 +249,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
     'project proposal': {
       title: ['Project proposal: {title}', 'Proposal: {title}'],
       opening: [
-        'This paper proposes a new project and asks the leadership team to approve it. It outlines the aims, the approach and the resources needed.',
+        'This paper proposes a new project and asks the leadership team to approve it on {date}. It outlines the aims, the approach and the resources needed.',
         'Sponsor: {person}. Proposed start: {date}. The purpose of this proposal is to secure agreement in principle before detailed planning begins.',
         'The project described here has been suggested by staff in {place}, and this document sets out why it is worth doing now.',
         '{person} and {person2} have drafted this proposal to make the case for a short, well-defined project with a clear end point.',
@@ -257,16 +257,16 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       closing: [
         'The leadership team is asked to approve the proposal and an initial budget of {amount}. A full project plan would follow within four weeks.',
         'Risks, dependencies and alternatives considered are listed in the annex. Comments on this proposal should reach {person} by {date}.',
-        'If approved, a project board will be formed and the first progress report presented at the next quarterly review.',
+        'If approved, a project board chaired by {person} will be formed and the first progress report presented at the next quarterly review.',
         'Recommendation: proceed to the planning stage. {person} is happy to present this proposal at the next management meeting.',
       ],
     },
     'product brief': {
       title: ['Product brief: {title}', '{title} - brief'],
       opening: [
-        'This brief sets out what we are building, who it is for and what success looks like. It is the reference point for everyone working on the product.',
+        'This brief sets out what {ours} is building, who it is for and what success looks like. It is the reference point for everyone working on the product.',
         'Product owner: {person}. Version 1.2, updated {date}. Please read this brief before the kick-off session.',
-        'The purpose of this brief is to agree the problem we are solving before anyone starts on design or delivery.',
+        'The purpose of this brief is to agree the problem we are solving before anyone starts on design or delivery. Comments to {person}, please.',
         '{ours} has asked for a short, shared statement of intent for the product below. This document is that statement, and it will change as we learn.',
       ],
       closing: [
@@ -280,13 +280,13 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Annual report: {title}', '{title} - annual report'],
       opening: [
         'This annual report covers the twelve months to {date}. It reviews what {ours} set out to do, what was achieved and what we learned.',
-        'Welcome to our annual report. The following pages set out the year’s work, our finances and our plans for the year ahead.',
-        'The purpose of this report is to give members, staff and partners an honest account of the year. It has been approved by the board.',
+        'Welcome to the annual report of {ours}. The following pages set out the year’s work, our finances and our plans for the year ahead.',
+        'The purpose of this report is to give members, staff and partners an honest account of the year. It was approved by the board on {date}.',
         'In this report, {person}, our chair, introduces the year, and the main section below looks at one area of work in detail.',
       ],
       closing: [
-        'The full financial statements are available on request. The board recommends that the priorities above are carried forward into next year.',
-        'We thank everyone who contributed to the year’s work. The next annual report will be published after the year end, in line with our reporting cycle.',
+        'The full financial statements are available on request from {person}. The board recommends that the priorities above are carried forward into next year.',
+        'We thank everyone who contributed to the year’s work at {ours}. The next annual report will be published after the year end, in line with our reporting cycle.',
         'Looking ahead, the board has agreed three priorities for the coming year, and progress against them will be reported on {date}.',
         'This report was approved by the board on {date} and signed on its behalf by {person}, Chair of {ours}.',
       ],
@@ -295,15 +295,15 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Quarterly report: {title}', '{title} - quarterly update', '{title} - quarter in review'],
       opening: [
         'This report covers the quarter ending {date}. It summarises performance against plan and highlights the issues that need a decision.',
-        'The purpose of this quarterly report is to keep the board informed of progress. It is deliberately short, with detail in the appendix.',
+        'The purpose of this quarterly report is to keep the board of {ours} informed of progress. It is deliberately short, with detail in the appendix.',
         'Prepared by {person} for the management team of {ours}. The figures below are unaudited and may be revised at year end.',
-        'Scope: activity across all teams during the last three months, measured against the targets set in the annual plan.',
+        'Scope: activity across all teams in {place} during the last three months, measured against the targets set in the annual plan.',
       ],
       closing: [
         'Recommendations: note the position above and approve spending of up to {amount} to keep the work on track next quarter.',
         'The next quarterly report will be presented on {date}. Any requests for additional measures should be sent to {person}.',
-        'Overall, the quarter should be read against the annual plan. Variances above ten per cent are explained in the appendix and will be revisited next quarter.',
-        'The management team is asked to note this report and to agree the actions listed. Progress will be reviewed again in three months.',
+        'Overall, the quarter should be read against the annual plan. Variances above ten per cent are explained in the appendix and will be revisited at the meeting on {date}.',
+        'The management team is asked to note this report and to agree the actions listed. {person} will review progress again in three months.',
       ],
     },
     'audit report': {
@@ -317,7 +317,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       closing: [
         'Recommendations have been rated high, medium or low priority. Management has agreed to act on each by {date}, and a follow-up audit will confirm this.',
         'The overall assurance rating is given in the summary table. We thank {person} and colleagues for their cooperation during the fieldwork.',
-        'Management responses are included in the action plan. Progress will be reported to the next meeting of the audit committee.',
+        'Management responses are included in the action plan. Progress will be reported to the audit committee on {date}.',
         'This report is confidential and should not be shared beyond its named recipients without the agreement of {person}, head of internal audit.',
       ],
     },
@@ -326,14 +326,14 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       opening: [
         'This report describes the project’s progress to {date}, including what has been delivered, what has slipped and why.',
         'Project manager: {person}. The report is intended for the project board and covers scope, budget, timeline and risks.',
-        'The purpose of this end-of-project report is to record what was achieved against the original objectives and to capture lessons for next time.',
+        'The purpose of this end-of-project report is to record what {ours} achieved against the original objectives and to capture lessons for next time.',
         'This report has been compiled from team updates and the project log. It is written for anyone picking up related work at {ours} in future.',
       ],
       closing: [
         'Recommendations: close the project formally, hand remaining tasks to the operations team and hold a lessons-learned session by {date}.',
         'Total spend to date is {amount}, within the approved budget. The board is asked to note the report and confirm the revised timeline.',
         'The next progress report will follow at the end of the next stage. Questions on this report should go to {person}.',
-        'A post-project review will take place in six months to check whether the expected benefits are being realised.',
+        'A post-project review led by {person} will take place in six months to check whether the expected benefits are being realised.',
       ],
     },
     'case study': {
@@ -341,8 +341,8 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       opening: [
         'This case study looks at how one team at {ours} approached a common challenge, what they tried and what they would do differently.',
         'The following account is based on conversations with {person} and colleagues in {place}. It is shared so that others can learn from it.',
-        'Background: the work described here began some time ago and has since been looked at in detail by the people who carried it out.',
-        'We are publishing this case study with the permission of everyone involved. Names and details have been kept to what is needed to tell the story.',
+        'Background: the work described here began some time ago in {place} and has since been looked at in detail by the people who carried it out.',
+        'We are publishing this case study with the permission of everyone involved at {ours}. Names and details have been kept to what is needed to tell the story.',
       ],
       closing: [
         'Key lessons: start small, involve the people affected early and review progress often. {person} is happy to talk to anyone considering something similar.',
@@ -355,8 +355,8 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Annual letter: {title}', 'A letter from the director - {title}'],
       opening: [
         'Dear friends and colleagues, each year I write to everyone connected with {ours} to reflect on the past twelve months. This year I want to start with the work below.',
-        'Dear all, it is that time of year again when I look back on what we have done together and share a few thoughts about what lies ahead.',
-        'To our members, partners and staff: thank you for another year of commitment. In this letter I focus on one area that I think deserves attention.',
+        'Dear all, it is that time of year again when I look back on what we have done together at {ours} and share a few thoughts about what lies ahead.',
+        'To our members, partners and staff in {place}: thank you for another year of commitment. In this letter I focus on one area that I think deserves attention.',
         'Dear colleagues, as {date} marks the end of our year, I would like to take stock and say a few words about where we are.',
       ],
       closing: [
@@ -370,7 +370,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Welcome pack: {title}', '{title} - welcome pack'],
       opening: [
         'Welcome to {ours}. This pack is for anyone joining us, and it brings together the practical information you will need in your first few weeks.',
-        'We are very glad you are here. This welcome pack explains how things work, who to ask and what to expect on your first day.',
+        'We are very glad you are here. This welcome pack explains how things work at {ours}, who to ask and what to expect on your first day.',
         'This section of the welcome pack is for new colleagues starting in {place}. Keep it handy, as you will probably refer back to it.',
         'Hello and welcome. {person} will be your first point of contact, and this pack covers the essentials so you do not have to remember everything at once.',
       ],
@@ -385,7 +385,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Volunteer guide: {title}', '{title} - guide for volunteers'],
       opening: [
         'This guide is for everyone who gives their time to {ours}. It explains what you can expect from us and what we ask of you in return.',
-        'Thank you for volunteering. This chapter of the guide is written for new and returning volunteers and covers the topic below.',
+        'Thank you for volunteering with {ours}. This chapter of the guide is written for new and returning volunteers and covers the topic below.',
         'Whether you help once a year or every week, this guide should answer most of your questions. Your volunteer coordinator is {person}.',
         'This section is for volunteers based in {place}. Please read it before your first shift and keep a copy for reference.',
       ],
@@ -393,20 +393,20 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
         'If you need help or have a concern, speak to {person}, who coordinates volunteers. You can also leave a message at the office.',
         'Out-of-pocket expenses up to {amount} can be claimed each month using the volunteer expenses form. Ask {person} for a copy.',
         'We review this guide every year, and the next update is due by {date}. Suggestions from volunteers are always welcome.',
-        'Thank you again for the time you give. If you ever feel unsure about a task, stop and ask; there is always someone to help.',
+        'Thank you again for the time you give. If you ever feel unsure about a task, stop and ask {person} or whoever is leading the shift.',
       ],
     },
     'staff handbook chapter': {
       title: ['Staff handbook: {title}', 'Chapter: {title}', '{title} - staff handbook'],
       opening: [
         'This chapter of the staff handbook applies to all employees of {ours}, whether full-time, part-time or on a fixed-term contract.',
-        'Who this chapter is for: everyone on the payroll, including those still on probation. Agency workers should check with their agency first.',
-        'This part of the handbook explains the arrangements below and what they mean for you day to day. It should be read alongside your contract.',
+        'Who this chapter is for: everyone on the payroll of {ours}, including those still on probation. Agency workers should check with their agency first.',
+        'This part of the handbook explains the arrangements below and what they mean for you day to day in {place}. It should be read alongside your contract.',
         'Managers and staff should both read this chapter. It was last revised on {date} following consultation with staff representatives.',
       ],
       closing: [
         'If you have questions about this chapter, speak to your line manager or contact {person} in the people team.',
-        'This chapter does not form part of your contract of employment and may be amended. The current version is always on the staff intranet.',
+        'This chapter does not form part of your contract of employment and may be amended. The current version, last revised on {date}, is always on the staff intranet.',
         'For help applying this chapter to your own situation, contact the people team in {place} or your staff representative.',
         'Last reviewed by {person}. Next review due {date}. Earlier versions of this chapter should be discarded.',
       ],
@@ -416,7 +416,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       opening: [
         'Purpose: this policy sets out the principles and responsibilities that {ours} follows in the area described below.',
         'Scope: this policy applies to all staff, volunteers and contractors, at every site including {place}. It takes effect from {date}.',
-        'This document states our policy and the standards we expect. It is supported by separate procedures, which give step-by-step guidance.',
+        'This document states the policy of {ours} and the standards we expect. It is supported by separate procedures, which give step-by-step guidance.',
         'Policy owner: {person}. Approved by the board. This policy replaces all earlier versions and local guidance on the same subject.',
       ],
       closing: [
@@ -430,22 +430,22 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Briefing note: {title}', 'Briefing - {title}'],
       opening: [
         'Purpose: to brief {person} on the current position ahead of the meeting on {date}. This note is for information and does not require a decision.',
-        'This briefing note gives senior managers a concise summary of the issue below, the options available and a recommended way forward.',
-        'Summary: this note sets out the background and key facts in two pages. Detailed supporting material is available from the author on request.',
+        'This briefing note gives senior managers a concise summary of the issue below, the options available and the way forward {person} recommends.',
+        'Summary: this note sets out the background and key facts in two pages. Detailed supporting material is available from {person} on request.',
         'Prepared by {person2} for the leadership team at {ours}. Classification: internal. The note reflects the position as of this morning.',
       ],
       closing: [
         'Recommendation: that the leadership team notes this briefing and agrees the next steps above. Contact {person} for further detail.',
         'Decision required by {date}. If no decision is taken, the current arrangements will continue unchanged.',
         'Further briefing can be provided at short notice. The author, {person}, is based in {place} and can attend in person if needed.',
-        'This note will be updated if the position changes. Readers are asked not to circulate it beyond the intended audience.',
+        'This note will be updated if the position changes before {date}. Readers are asked not to circulate it beyond the intended audience.',
       ],
     },
     'training manual': {
       title: ['Training manual: {title}', 'Module: {title}', '{title} - trainee notes'],
       opening: [
-        'This module of the training manual is for staff who are new to the tasks below or who need a refresher. Allow about an hour to work through it.',
-        'Learning outcomes: by the end of this section you should be able to explain the main steps and carry them out with supervision.',
+        'This module of the training manual is for staff at {place} who are new to the tasks below or who need a refresher. Allow about an hour to work through it.',
+        'Learning outcomes: by the end of this section you should be able to explain the main steps and carry them out with {person} supervising.',
         'Who this module is for: all new starters at {ours}, plus anyone returning after a long absence. Your trainer will sign off each section.',
         'This section of the manual supports the classroom session led by {person}. Read it beforehand and bring any questions with you.',
       ],
@@ -459,14 +459,14 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
     'safety handbook': {
       title: ['Safety handbook: {title}', '{title} - safety guidance', 'Health and safety: {title}'],
       opening: [
-        'This section of the safety handbook applies to everyone on the premises, including visitors and contractors. Read it before starting any related work.',
+        'This section of the safety handbook applies to everyone on the premises in {place}, including visitors and contractors. Read it before starting any related work.',
         'Safety comes first. This chapter is for all staff at the {place} site and explains the precautions that apply to the activity below.',
         'The guidance in this handbook is based on our risk assessments, which are reviewed every year by {person}, the nominated safety lead.',
-        'Who should read this: anyone whose work brings them into contact with the area below. If in doubt, assume it applies to you.',
+        'Who should read this: anyone at {ours} whose work brings them into contact with the area below. If in doubt, assume it applies to you.',
       ],
       closing: [
         'Report any accident, near miss or hazard straight away to your supervisor or to {person}. Forms are kept at reception.',
-        'First aiders and fire wardens are listed on the noticeboard by the main entrance. In an emergency, dial 999 first.',
+        'First aiders and fire wardens are listed on the noticeboard by the main entrance; {person} keeps the list up to date. In an emergency, dial 999 first.',
         'If you are unsure whether a task is safe, stop and ask. Contact {person} in the safety team for advice at any time.',
         'This handbook section was last reviewed on {date}. Suggestions for making it clearer are welcome and can be given to any manager.',
       ],
@@ -476,12 +476,12 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       opening: [
         'This plan sets out the arrangements for the event on {date} in {place}, including roles, timings, budget and contingency measures.',
         'Event lead: {person}. Deputy: {person2}. This document is the single source of truth for planning and should be updated as decisions are made.',
-        'Purpose of the event: to bring people together around the subject below. This plan covers everything from venue booking to follow-up.',
+        'Purpose of the event: to bring people together in {place} around the subject below. This plan covers everything from venue booking to follow-up.',
         'The plan below was agreed at the planning meeting and will be reviewed weekly until the event. The budget allocated is {amount}.',
       ],
       closing: [
         'Contingency: if the venue becomes unavailable, the back-up option is the main hall at {ours}. The event lead will decide by {date}.',
-        'A debrief will be held within two weeks of the event, and feedback from attendees will be summarised for the next planning cycle.',
+        'A debrief will be held within two weeks of the event, and {person} will summarise feedback from attendees for the next planning cycle.',
         'All helpers should confirm their availability with {person} by {date}. A final briefing will be held on the morning of the event.',
         'Questions about this plan should go to the event lead. Any change to the budget of {amount} needs sign-off from the finance manager.',
       ],
@@ -489,22 +489,22 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
     'project plan': {
       title: ['Project plan: {title}', '{title} - delivery plan'],
       opening: [
-        'This project plan describes how the work will be delivered, by whom and by when. It should be read alongside the approved project proposal.',
+        'This project plan describes how {ours} will deliver the work, by whom and by when. It should be read alongside the approved project proposal.',
         'Project sponsor: {person}; project manager: {person2}; planned start: {date}. This plan covers scope, milestones, resources and risks.',
         'The objective of this plan is to give everyone at {ours} a clear view of the stages, dependencies and decision points in the project.',
         'Baseline version agreed by the project board. The work is expected to run for six months and will be delivered mainly from {place}.',
       ],
       closing: [
-        'The plan will be reviewed at each stage gate, and any change to scope, cost or timescale will go to the project board for approval.',
+        'The plan will be reviewed at each stage gate, and any change to scope, cost or timescale will go to the project board, chaired by {person}, for approval.',
         'Total budget: {amount}, including a ten per cent contingency. Spending will be reported monthly to the sponsor.',
         'Next review of this plan: {date}. Team members should raise risks as soon as they are identified by logging them with {person}.',
-        'Success will be judged against the milestones above. The project will close formally once the handover to business as usual is complete.',
+        'Success will be judged against the milestones above. The project will close formally once the handover to business as usual is complete, by {date} at the latest.',
       ],
     },
     'operations manual': {
       title: ['Operations manual: {title}', '{title} - operating procedure', 'Procedure: {title}'],
       opening: [
-        'This section of the operations manual is for the staff responsible for the day-to-day running of the process below. It describes the standard procedure.',
+        'This section of the operations manual is for the staff in {place} responsible for the day-to-day running of the process below. It describes the standard procedure.',
         'Who this section is for: shift leads and operational staff at {place}. It sets out how the task should be carried out, checked and recorded.',
         'The procedure below is the approved way of working at {ours}. Local variations are not permitted unless agreed in writing by {person}.',
         'Document owner: {person}. Effective from {date}. This procedure supersedes any earlier instructions on the same task.',
@@ -512,7 +512,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       closing: [
         'If the procedure cannot be followed for any reason, stop, record the problem and escalate to the duty manager or to {person}.',
         'For help with this procedure, contact the operations team in {place}. Suggested improvements should be logged through the change request form.',
-        'Records produced under this procedure must be kept for at least two years. Spot checks will be carried out by the operations manager.',
+        'Records produced under this procedure must be kept for at least two years. Spot checks will be carried out by {person}, the operations manager.',
         'This manual section is reviewed annually. The next review is due on {date}, and printed copies should be checked against the master version.',
       ],
     },
@@ -520,13 +520,13 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Onboarding guide: {title}', 'Getting started: {title}'],
       opening: [
         'This onboarding guide is for new colleagues in their first month at {ours}. It introduces the topic below and tells you who to talk to.',
-        'Welcome aboard. This part of the guide is for anyone who has just joined the team and wants a clear picture of how things are done here.',
+        'Welcome aboard. This part of the guide is for anyone who has just joined the team at {ours} and wants a clear picture of how things are done here.',
         'Your onboarding buddy is {person}, and your start date is {date}. This guide complements the sessions they will walk you through.',
-        'Use this guide alongside your onboarding checklist. Each section explains one area of work and ends with a short task to try.',
+        'Use this guide alongside your onboarding checklist. Each section explains one area of work and ends with a short task to try; {person} can help if you get stuck.',
       ],
       closing: [
         'By the end of your first month, you should feel confident with the basics covered here. Your buddy, {person}, can help with anything that is unclear.',
-        'Tick off this section on your onboarding checklist once you have read it. Your manager will go through any questions at your first review.',
+        'Tick off this section on your onboarding checklist once you have read it. Your manager will go through any questions at your first review on {date}.',
         'If you get stuck, the onboarding channel is the quickest place to ask. Alternatively, pop into the {place} office and ask for {person}.',
         'Your 30-day check-in is booked for {date}. Bring any notes from this guide, and let us know how we could make onboarding better.',
       ],
@@ -537,7 +537,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
         'This report presents the findings of a study carried out by {ours}. It sets out the research questions, the methods used and the main results.',
         'Aim: to understand the issue below more clearly and to inform future decisions. The research was led by {person} with support from {person2}.',
         'Data for this report were collected up to {date}. The scope and limitations of the study are set out in the methods section.',
-        'This research report is intended for managers and practitioners. A plain-English summary is provided at the front for readers short on time.',
+        'This research report is intended for managers and practitioners at {ours} and beyond. A plain-English summary is provided at the front for readers short on time.',
       ],
       closing: [
         'Recommendations for practice and for further research are listed below. The authors welcome comments, which can be sent to {person}.',
@@ -549,7 +549,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
     'club handbook': {
       title: ['Club handbook: {title}', '{title} - club rules and guidance'],
       opening: [
-        'This section of the club handbook is for all members, new and old. It explains how the club runs the activity below and what is expected of members.',
+        'This section of the club handbook is for all members of {ours}, new and old. It explains how the club runs the activity below and what is expected of members.',
         'Welcome to the handbook of {ours}. The committee has put this together so that members have the rules and practical details in one place.',
         'Who this section is for: anyone taking part in club activities, including guests. Please read it before your first session at {place}.',
         'The handbook was updated by the committee on {date}. This chapter sets out the arrangements currently in force.',
@@ -564,9 +564,9 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
     'user guide': {
       title: ['User guide: {title}', '{title} - user guide', 'Quick start: {title}'],
       opening: [
-        'This user guide is for anyone who needs to use the tools and process below. It assumes no previous experience and works through each step in order.',
+        'This user guide is for anyone at {ours} who needs to use the tools and process below. It assumes no previous experience and works through each step in order.',
         'Who this guide is for: everyday users at {ours}. Administrators will find additional settings in the separate admin guide.',
-        'This guide explains how to get started, how to complete common tasks and what to do if something does not work as expected.',
+        'This guide explains how to get started, how to complete common tasks and what to do if something does not work as expected. Send corrections to {person}.',
         'Version 2.0 of this guide, updated on {date}. Screenshots may differ slightly from what you see, but the steps are the same.',
       ],
       closing: [
@@ -580,12 +580,12 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
       title: ['Annual review: {title}', '{title} - year in review', 'Our year: {title}'],
       opening: [
         'Our annual review looks back on a busy year for {ours}. It is a shorter, more readable companion to the formal annual report.',
-        'This review celebrates the people and projects that shaped our year, starting with the piece of work described below.',
+        'This review celebrates the people and projects that shaped the year at {ours}, starting with the piece of work described below.',
         'A word from {person}, our chief executive: this review tells some of the stories behind our year, in the words of those who were there.',
         'The period covered by this review runs to {date}. It draws on contributions from teams across {place} and beyond.',
       ],
       closing: [
-        'Thank you to everyone who made this year possible. We look forward to sharing next year’s review with you.',
+        'Thank you to everyone in {place} who made this year possible. We look forward to sharing next year’s review with you.',
         'Next year we will build on what worked and change what did not. Our plans are set out in the strategy available from {person}.',
         'Copies of this review can be requested from the office in {place}. Large-print and accessible versions are also available.',
         'This review was produced in-house at a cost of under {amount}. Feedback on its content and format is welcome and can be sent to {person}.',
@@ -597,7 +597,7 @@ export const DOCUMENT_TYPE_TABLE: unknown = {
         '{ours} invites suitably qualified suppliers to submit tenders for the requirement described below. This document sets out the specification and the process.',
         'This invitation to tender is issued on {date}. Bidders should read all sections carefully before preparing their response.',
         'Contracting authority: {ours}. Procurement lead: {person}. Estimated contract value: {amount}, excluding VAT.',
-        'The purpose of this tender document is to explain what we need, how bids will be evaluated and the timetable for award.',
+        'The purpose of this tender document is to explain what {ours} needs, how bids will be evaluated and the timetable for award.',
       ],
       closing: [
         'Completed tenders must be returned by noon on {date}. Late submissions will not be considered under any circumstances.',

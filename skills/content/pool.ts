@@ -151,8 +151,9 @@ export function castFor(taskSeed: number) {
   const dates = Array.from({ length: 4 }, () => `${rng.int(1, 28)} ${rng.pick(months)}`);
   const person = drawPerson(rng);
   let person2 = drawPerson(rng);
-  // Two colleagues, not relatives: a second person never shares the first one's surname.
-  while (person2.last === person.last) person2 = drawPerson(rng);
+  // Two colleagues, not relatives, told apart by first name too: a second person never shares
+  // the first one's surname or first name (a mail about "Hugo" must say which).
+  while (person2.last === person.last || person2.first === person.first) person2 = drawPerson(rng);
   const place = TOWNS[faker.number.int(TOWNS.length - 1)]!;
   const org = drawOrganisation(rng);
   // The organisation the task's documents come from, never the partner {org} their lines mention.

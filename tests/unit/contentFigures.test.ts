@@ -179,10 +179,11 @@ describe('content figures (forge report content)', () => {
     );
   });
 
-  test('the cast: two colleagues with different surnames, a real town for {place}', () => {
-    for (let seed = 1; seed <= 200; seed++) {
+  test('the cast: two colleagues with different surnames and first names, a real town for {place}', () => {
+    for (let seed = 1; seed <= 500; seed++) {
       const cast = castFor(seed);
       assert.notEqual(cast.person.split(' ').at(-1), cast.person2.split(' ').at(-1), `seed ${seed}`);
+      assert.notEqual(cast.person.split(' ')[0], cast.person2.split(' ')[0], `seed ${seed}`);
       assert.ok((TOWNS as readonly string[]).includes(cast.place), `seed ${seed}: ${cast.place}`);
     }
   });
@@ -281,6 +282,73 @@ describe('content figures (forge report content)', () => {
     assert.equal(f.duplicateSentences, 1);
     assert.equal(f.filesWithDuplicates, 1);
     assert.equal(f.duplicateExamples[0]!.path, 'Desktop/review.pptx');
+  });
+
+  test('a mail folder reads as its bodies, decoded as Thunderbird shows them, without quoted lines', async () => {
+    const mbox = [
+      'From - Mon Jan  6 09:00:00 2025',
+      'From: Ann Lee <ann.lee@example.com>',
+      'Subject: Portal trial',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: quoted-printable',
+      '',
+      'The trial copy of the portal is at the usual address and anything you=',
+      ' download can go in the test folder. The caf=C3=A9 opens at nine.',
+      '> An earlier line quoted back.',
+      '',
+    ].join('\n');
+    const units = await fileText('Mail/Local Folders/Inbox', new TextEncoder().encode(mbox));
+    assert.equal(units?.length, 1);
+    assert.match(units![0]!, /anything you download can go in the test folder\. The café opens at nine\./);
+    assert.doesNotMatch(units![0]!, /quoted back/);
+  });
+
+  test('paragraphs another task of the same skill also has', () => {
+    const note =
+      'Files saved here are published every morning. Ask the communications team if one does not appear.';
+    const mail = `Hi all,\n\nThe portal goes live on Monday, so please set up your browser before then. Leave your start-up pages as they are.\n\nThanks,\nAnn`;
+    const f = contentFigures([
+      task({ taskId: 'a', skillId: 'x', files: [{ path: 'Shared/README.txt', units: [note] }] }),
+      // The same note with other spacing, and the mail's middle paragraph under another greeting.
+      task({
+        taskId: 'b',
+        skillId: 'x',
+        files: [
+          { path: 'Shared/README.txt', units: [note.replace(' Ask', '\nAsk')] },
+          { path: 'Mail/Local Folders/Inbox', units: [mail] },
+        ],
+      }),
+      task({
+        taskId: 'c',
+        skillId: 'x',
+        files: [{ path: 'Mail/Local Folders/Inbox', units: [mail.replace('Ann', 'Bo')] }],
+      }),
+      // Another skill's task, a one-sentence line, a sheet and a site's page do not count.
+      task({ taskId: 'd', skillId: 'y', files: [{ path: 'Shared/README.txt', units: [note] }] }),
+      task({
+        taskId: 'e',
+        skillId: 'x',
+        files: [{ path: 'a.txt', units: ['Keep this folder tidy, please, everyone.'] }],
+      }),
+      task({
+        taskId: 'f',
+        skillId: 'x',
+        files: [{ path: 'b.txt', units: ['Keep this folder tidy, please, everyone.'] }],
+      }),
+      task({ taskId: 'g', skillId: 'x', files: [{ path: 'rows.csv', units: [note] }] }),
+      task({ taskId: 'h', skillId: 'x', files: [{ path: 'Sites/x/index.html', units: [`<p>${note}</p>`] }] }),
+      task({ taskId: 'i', skillId: 'x', files: [{ path: 'Sites/x/index.html', units: [`<p>${note}</p>`] }] }),
+    ]);
+    assert.equal(f.sharedParagraphs, 2);
+    assert.equal(f.skillParagraphs, 3);
+    assert.deepEqual(
+      f.sharedParagraphExamples.map((e) => [e.skillId, e.taskIds.sort()]),
+      [
+        ['x', ['a', 'b']],
+        ['x', ['b', 'c']],
+      ],
+    );
+    assert.match(f.sharedParagraphExamples[1]!.paragraph, /^the portal goes live on monday/);
   });
 
   test('natural/goal instructions naming a file that is already open', () => {
