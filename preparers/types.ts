@@ -29,6 +29,8 @@ export const GENERIC_RIGHTS = [
   'thunderbird-filter-name',
   'thunderbird-filter-run-existing',
   'thunderbird-figure-format',
+  'writer-table-header-plain',
+  'writer-table-header-centred',
 ] as const;
 export type GenericRightName = (typeof GENERIC_RIGHTS)[number];
 

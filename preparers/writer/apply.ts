@@ -90,7 +90,7 @@ async function applyOne(docx: Docx, edit: WriterEdit): Promise<void> {
     }
     case 'writer.insert_table': {
       const ref = need(matchingParagraphs(body, edit.after), edit.after, edit.op)[0];
-      ref.parent.insertAfter(ref.p, buildTable(edit.rows), el('w:p'));
+      ref.parent.insertAfter(ref.p, buildTable(edit.rows, edit.header), el('w:p'));
       return;
     }
     case 'writer.fill_table_cell': {

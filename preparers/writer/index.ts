@@ -7,6 +7,7 @@ import { writerInvariants } from './invariants.ts';
 import { writerMutants } from './mutants.ts';
 import { writerOsworld } from './osworld.ts';
 import { probeWriter } from './probe.ts';
+import { writerRights } from './rights.ts';
 import * as schema from './schema.ts';
 
 export type { WriterCheck, WriterDoc, WriterEdit } from './schema.ts';
@@ -47,6 +48,7 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
     });
   },
   mutants: writerMutants,
+  rights: writerRights,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: writerOsworld,
   staging: {

@@ -262,6 +262,12 @@ export const editSchema = z.discriminatedUnion('op', [
       file,
       after: match.describe('The table goes after the first paragraph containing this text.'),
       rows: tableRows,
+      header: z
+        .enum(['bold', 'plain', 'centred'])
+        .optional()
+        .describe(
+          "The first row's look: bold (default), plain (the dialog's Heading unticked) or bold and centred (LibreOffice's Table Heading style).",
+        ),
     })
     .describe('Insert a table after a paragraph.'),
   z

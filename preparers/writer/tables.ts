@@ -6,7 +6,7 @@ const TEXT_WIDTH_TWIPS = 9000;
 const BORDER = { 'w:val': 'single', 'w:sz': '4', 'w:space': '0', 'w:color': 'auto' };
 
 /** A bordered full-width table; the first row is a bold header row repeated on each page. */
-export function buildTable(rows: string[][]): XmlElement {
+export function buildTable(rows: string[][], header: 'bold' | 'plain' | 'centred' = 'bold'): XmlElement {
   const cols = Math.max(...rows.map((r) => r.length));
   const width = String(Math.floor(TEXT_WIDTH_TWIPS / cols));
   const borders = ['w:top', 'w:left', 'w:bottom', 'w:right', 'w:insideH', 'w:insideV'].map((n) =>
@@ -30,7 +30,15 @@ export function buildTable(rows: string[][]): XmlElement {
             el(
               'w:p',
               {},
-              el('w:r', {}, ...(i === 0 ? [el('w:rPr', {}, el('w:b'))] : []), textNode(cells[c] ?? '')),
+              ...(i === 0 && header === 'centred'
+                ? [el('w:pPr', {}, el('w:jc', { 'w:val': 'center' }))]
+                : []),
+              el(
+                'w:r',
+                {},
+                ...(i === 0 && header !== 'plain' ? [el('w:rPr', {}, el('w:b'))] : []),
+                textNode(cells[c] ?? ''),
+              ),
             ),
           ),
         ),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import JSZip from 'jszip';
 import { type CellSnap, labelCells } from '../../preparers/calc/invariants.ts';
 import { applyEdits, preparers, probeCheck } from '../../preparers/registry.ts';
 import { GENERIC_RIGHTS } from '../../preparers/types.ts';
@@ -183,6 +184,46 @@ test('generic correct alternatives spell formulas differently and leave other ed
     ]).some((r) => r.name === 'calc-absolute-refs'),
     false,
   );
+});
+
+test("generic Writer alternatives: an inserted table's header row as LibreOffice's dialogs leave it", async () => {
+  const W = preparers.writer;
+  const FILE = 'Documents/t.docx';
+  const initial = await W.build(
+    FILE,
+    W.docSchema.parse({ blocks: [{ type: 'paragraph', runs: [{ text: 'Our suppliers:' }] }] }),
+  );
+  const insert = W.editSchema.parse({
+    op: 'writer.insert_table',
+    file: FILE,
+    after: 'Our suppliers:',
+    rows: [
+      ['Name', 'Phone'],
+      ['Ann Lee', '01632 960123'],
+    ],
+  });
+  const other: { op: string } = { op: 'os.write_file', path: 'n.txt', content: 'x' } as { op: string };
+  const rights = genericRights([insert, other]);
+  assert.deepEqual(
+    rights.map((r) => r.name),
+    ['writer-table-header-plain', 'writer-table-header-centred'],
+  );
+  const headerXml = async (edits: { op: string }[]) => {
+    const files = await applyEdits(
+      initial,
+      edits.filter((e) => e.op.startsWith('writer.')),
+    );
+    const xml = await (await JSZip.loadAsync(files[FILE]!)).file('word/document.xml')!.async('string');
+    return /<w:tr>.*?<\/w:tr>/s.exec(xml.slice(xml.indexOf('<w:tbl>')))![0];
+  };
+  assert.match(await headerXml([insert]), /<w:b\/>/);
+  const plain = await headerXml(rights[0]!.edits);
+  assert.doesNotMatch(plain, /<w:b\/>|<w:jc /);
+  assert.match(plain, /Name/);
+  assert.match(await headerXml(rights[1]!.edits), /<w:jc w:val="center"\/>.*<w:b\/>/s);
+  // The other app's edit is the oracle's; a table whose header the oracle set is left alone.
+  assert.equal(rights[0]!.edits[1], other);
+  assert.deepEqual(genericRights([{ ...insert, header: 'plain' } as { op: string }]), []);
 });
 
 test('every generic correct alternative passes on every skill it applies to (one seed each)', async () => {
