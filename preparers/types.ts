@@ -26,6 +26,7 @@ export const INFEASIBLE_REPORT_KIND = 'os.reported_infeasible';
 export const GENERIC_RIGHTS = [
   'calc-formula-spelling',
   'calc-absolute-refs',
+  'calc-result-label',
   'thunderbird-filter-name',
   'thunderbird-filter-run-existing',
   'thunderbird-figure-format',
@@ -117,6 +118,16 @@ export interface Preparer<
    * form. `edits` are all of this app's edits of the task; each alternative answers them one for one.
    */
   rights?(edits: Edit[]): { name: GenericRightName; edits: Edit[] }[];
+  /**
+   * Generic correct alternatives that depend on the task's files: edits a person may make besides
+   * the oracle's, read off its initial and solved files (a label typed beside a new result, only
+   * where that cell is empty). `edits` are this app's edits of the task; `also` run after all of them.
+   */
+  rightsBeside?(
+    edits: Edit[],
+    initial: FileMap,
+    solved: FileMap,
+  ): Promise<{ name: GenericRightName; also: Edit[] }[]>;
   /**
    * Near misses of the oracle's edits that only this app can derive (a formula typed as its value,
    * the neighbouring message), beyond the generic field mutations (taskcore/verify/mutants.ts),

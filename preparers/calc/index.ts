@@ -5,6 +5,7 @@ import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
 import { calcTargets } from './discoveryTargets.ts';
 import { calcInvariants } from './invariants.ts';
+import { calcLabelRights } from './labelRight.ts';
 import { calcMutants } from './mutants.ts';
 import { calcOsworld } from './osworld.ts';
 import { probeCalc } from './probe.ts';
@@ -70,6 +71,7 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   },
   bulk: bulkCalc,
   rights: calcRights,
+  rightsBeside: calcLabelRights,
   mutants: calcMutants,
 };
 

@@ -49,6 +49,33 @@ export function genericRights(
   return [...byName].map(([name, e]) => ({ name, edits: e }));
 }
 
+/**
+ * The generic alternatives that read the task's files (`Preparer.rightsBeside`): the oracle's edits
+ * and then the app's additions. The oracle's state is built only for a task with such an app's edits.
+ */
+export async function genericRightsBeside(
+  initial: FileMap,
+  edits: { op: string }[],
+  off: readonly string[] = [],
+): Promise<{ name: string; edits: { op: string }[] }[]> {
+  const apps = [...new Set(edits.map((e) => appOf(e.op)))].filter((app) => preparers[app].rightsBeside);
+  if (apps.length === 0) return [];
+  let solved: FileMap;
+  try {
+    solved = await applyEdits(initial, edits);
+  } catch {
+    return []; // the oracle itself fails: the proof reports that, not an alternative
+  }
+  const out: { name: string; edits: { op: string }[] }[] = [];
+  for (const app of apps) {
+    const own = edits.filter((e) => appOf(e.op) === app);
+    for (const r of (await preparers[app].rightsBeside?.(own, initial, solved)) ?? [])
+      if (!off.includes(r.name) && r.also.length > 0)
+        out.push({ name: r.name, edits: [...edits, ...r.also] });
+  }
+  return out;
+}
+
 export async function rightSolutions(
   initial: FileMap,
   oracle: { op: string }[],
@@ -58,6 +85,7 @@ export async function rightSolutions(
   const out: RightSolution[] = [];
   const all = [
     ...genericRights(oracle, off).map((r) => ({ ...r, generic: true })),
+    ...(await genericRightsBeside(initial, oracle, off)).map((r) => ({ ...r, generic: true })),
     ...declared.map((r) => ({ ...r, generic: false })),
   ];
   for (const r of all) {

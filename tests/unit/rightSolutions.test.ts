@@ -9,7 +9,7 @@ import { authorTask } from '../../skills/run/author.ts';
 import { materializeTask } from '../../skills/run/materialize.ts';
 import { type SkillSpec, skillSpecSchema } from '../../skills/schema.ts';
 import { prepareInMemory } from '../../taskcore/prepareCore.ts';
-import { genericRights } from '../../taskcore/verify/rightSolutions.ts';
+import { genericRights, genericRightsBeside } from '../../taskcore/verify/rightSolutions.ts';
 import { proveRubric } from '../../taskcore/verify/rubricProof.ts';
 import { buildLocalTask, offlineCaller, proveLocally } from '../support/localProof.ts';
 
@@ -47,14 +47,15 @@ test('declared and generic correct alternatives pass our probes and the shipped 
   assert.deepEqual(names.sort(), [
     'calc-absolute-refs',
     'calc-formula-spelling',
+    'calc-result-label',
     'header-in-range',
     'subtotal',
     'total-labelled',
   ]);
-  assert.equal(p.stats.rightTried, 5);
-  assert.equal(p.stats.rightPassed, 5);
+  assert.equal(p.stats.rightTried, 6);
+  assert.equal(p.stats.rightPassed, 6);
   // The gate graded initial, oracle, every wrong solution, every mutant tried and every correct alternative.
-  assert.equal(p.stats.exportStates, 2 + p.stats.wrongTried + p.stats.mutants!.tried + 5);
+  assert.equal(p.stats.exportStates, 2 + p.stats.wrongTried + p.stats.mutants!.tried + 6);
   assert.ok(p.runs.some((r) => r.nodeId === 'verify_right_passes' && r.status === 'ok'));
 });
 
@@ -147,7 +148,7 @@ test('a skill turns a generic correct alternative off with a reason; the others 
   assert.ok(p.ok, p.ok ? '' : `${p.reason}: ${p.detail}`);
   assert.deepEqual(
     p.stats.right?.map((r) => r.name),
-    ['calc-formula-spelling'],
+    ['calc-formula-spelling', 'calc-result-label'],
   );
   assert.throws(
     () =>
@@ -184,6 +185,56 @@ test('generic correct alternatives spell formulas differently and leave other ed
     ]).some((r) => r.name === 'calc-absolute-refs'),
     false,
   );
+});
+
+test('generic Calc alternative: a label typed beside each new result, only where that cell is empty', async () => {
+  const C = preparers.calc;
+  const FILE = 'Documents/costs.xlsx';
+  const initial = await C.build(
+    FILE,
+    C.docSchema.parse({
+      sheets: [
+        {
+          name: 'Costs',
+          columns: [
+            { header: 'Item', type: 'text' },
+            { header: 'Amount', type: 'number' },
+          ],
+          rows: [
+            ['Paper', 4],
+            ['Toner', 60],
+          ],
+        },
+      ],
+    }),
+  );
+  const on = { file: FILE, sheet: 'Costs' };
+  const oracle = [
+    C.editSchema.parse({ op: 'calc.set_formula', ...on, cell: 'B5', formula: 'SUM(B2:B3)' }),
+    C.editSchema.parse({ op: 'calc.set_formula', ...on, cell: 'B6', formula: 'MAX(B2:B3)' }),
+    // Its left neighbour already holds text: no label goes there.
+    C.editSchema.parse({ op: 'calc.set_value', ...on, cell: 'C1', value: 'Note' }),
+    C.editSchema.parse({ op: 'calc.set_formula', ...on, cell: 'D1', formula: 'MIN(B2:B3)' }),
+  ];
+  const [right, ...more] = await genericRightsBeside(initial, oracle);
+  assert.equal(more.length, 0);
+  assert.equal(right?.name, 'calc-result-label');
+  assert.deepEqual(right.edits.slice(0, oracle.length), oracle);
+  assert.deepEqual(
+    right.edits
+      .slice(oracle.length)
+      .map((e) => [(e as unknown as { cell: string }).cell, (e as unknown as { value: string }).value]),
+    [
+      ['A5', 'Total'],
+      ['A6', 'Highest'],
+    ],
+  );
+  // It passes the Calc invariant of the task; a skill can turn it off.
+  const solved = await applyEdits(initial, oracle);
+  const files = await applyEdits(initial, right.edits);
+  for (const check of await C.invariants(initial, solved, [FILE]))
+    assert.ok((await probeCheck(files, check as never)).pass, JSON.stringify(check).slice(0, 200));
+  assert.deepEqual(await genericRightsBeside(initial, oracle, ['calc-result-label']), []);
 });
 
 test("generic Writer alternatives: an inserted table's header row as LibreOffice's dialogs leave it", async () => {
