@@ -251,6 +251,21 @@ const VARIANTS = {
 };
 
 /**
+ * What a message under a variant title says once its subject's lines are spent: a follow-up mail
+ * ("Budget review: follow-up") is a short note about the first one, not lines of another subject.
+ */
+const FOLLOW_UPS: Record<string, string> = {
+  'follow-up': 'Is there anything still missing on {t} from your side, or can we close it?',
+  update: 'Nothing has changed on {t} since my last message, but I will tell you as soon as it does.',
+  'next steps': 'I will draft the next steps on {t} and send them round by the end of the week.',
+  questions:
+    'A couple of questions about {t} came up at the team meeting; could we go through them on a call?',
+  'second round': 'The second round on {t} is open now, so please send me any comments you still have.',
+  'final version':
+    'The final version of {t} is in the shared folder now; tell me if anything in it is wrong.',
+};
+
+/**
  * The task's prose source over its content set: pieces in order, slots filled with the task's
  * cast; when a task needs more than its set holds, titles and products get plain variants and
  * paragraphs are recombined from the set's own sentences.
@@ -306,18 +321,32 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     counters.set(key, n + 1);
     return n;
   };
-  const cycled = (items: string[], variants: string[], n: number, join: (a: string, v: string) => string) => {
+  // `spread`: consecutive items get different variants ("Budget: follow-up", "Travel: update"), as
+  // an Inbox's later mails are not all follow-ups.
+  const cycled = (
+    items: string[],
+    variants: string[],
+    n: number,
+    join: (a: string, v: string) => string,
+    spread = false,
+  ) => {
     if (items.length === 0) throw new Error('the content set has no items of this kind');
     const base = items[n % items.length]!;
     const round = Math.floor(n / items.length);
-    return round === 0 ? base : join(base, variants[(round - 1) % variants.length]!);
+    return round === 0 ? base : join(base, variants[(round - 1 + (spread ? n : 0)) % variants.length]!);
   };
   // Titles are handed out in order, except that a title whose topic lines an earlier file of the
   // task already used (a composite's memo before its deck) waits: its slide would get loose lines.
   const remaining = [...titles];
   const nextTitle = () => {
     if (remaining.length === 0)
-      return cycled(titles, VARIANTS.titles, titles.length + take('title-variant'), (a, v) => `${a}: ${v}`);
+      return cycled(
+        titles,
+        VARIANTS.titles,
+        titles.length + take('title-variant'),
+        (a, v) => `${a}: ${v}`,
+        true,
+      );
     const lines = (t: string) => {
       const topic = topicOf.get(t);
       return topic ? Math.min(3, topic.sentences.filter(fresh).length) : 0;
@@ -335,9 +364,17 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
     ...topics.filter((t) => !drawn.includes(t)).flatMap((t) => t.sentences.filter(fresh)),
     ...topics.filter((t) => drawn.includes(t)).flatMap((t) => t.sentences.filter(fresh)),
   ];
+  /** The lines handed out since the latest title: the document (or slide) that title heads. */
+  const sinceTitle = new Set<string>();
+  let latestTitle = '';
+  /** Variant titles whose follow-up note is out: a second paragraph under one says something else. */
+  const noted = new Set<string>();
   /** A paragraph of a topic's lines, handed out: its lines are spent. */
   const paragraphOf = (lines: string[]) => {
-    for (const x of lines) used.add(x);
+    for (const x of lines) {
+      used.add(x);
+      sinceTitle.add(x);
+    }
     givenParagraphs.push(lines.join(' '));
     return fill(lines.join(' '));
   };
@@ -347,9 +384,19 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
       if (part === 'body') {
         // The subject's lines shared out over the body paragraphs still to come, one to three
         // each, so a long document stays on its subject instead of spending it in one paragraph.
-        const own = topicFor()?.sentences.filter(fresh) ?? [];
-        if (own.length === 0) return source.next('paragraph');
-        return paragraphOf(own.slice(0, Math.min(3, Math.ceil(own.length / Math.max(1, left)))));
+        const topic = topicFor();
+        const own = topic?.sentences.filter(fresh) ?? [];
+        if (own.length > 0)
+          return paragraphOf(own.slice(0, Math.min(3, Math.ceil(own.length / Math.max(1, left)))));
+        // Its subject spent by the task's other files (a composite's mail drew its lines as spare
+        // ones before the plan was headed by it): the subject's lines again, those this document
+        // has not said, rather than another subject's. Only under the subject's first heading: a
+        // second one (a follow-up mail in the same folder) would repeat the first's lines.
+        const first = drawn.filter((t) => t === topic).length === 1;
+        const again = first ? (topic?.sentences.filter((x) => !sinceTitle.has(x)) ?? []) : [];
+        if (again.length >= 2)
+          return paragraphOf(again.slice(0, Math.min(3, Math.ceil(again.length / Math.max(1, left)))));
+        return source.next('paragraph');
       }
       const variants = part === 'title' ? type.title : type[part];
       const pick = variants[deriveSeed(taskSeed, 'frame', name, part) % variants.length]!;
@@ -362,6 +409,8 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
         case 'title': {
           if (titles.length === 0) throw new Error('the content set has no items of this kind');
           const title = nextTitle();
+          latestTitle = title;
+          sinceTitle.clear();
           if (!lastWasTitle) runStart = drawn.length;
           lastWasTitle = true;
           // A variant ("Budget: follow-up") is its title's topic, spent by then.
@@ -389,6 +438,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
           const own = topicFor(about)?.sentences.find(fresh);
           if (own) {
             used.add(own);
+            sinceTitle.add(own);
             return fill(own);
           }
           const pool = spareLines();
@@ -414,6 +464,16 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
           if (own.length >= 2) {
             return paragraphOf(own.slice(0, Math.max(2, Math.min(3, Math.ceil(own.length / left)))));
           }
+          // A follow-up under a variant title, its subject spent: a short note about the first.
+          const variant = about === undefined ? /^(.+): ([a-z -]+)$/.exec(latestTitle) : null;
+          const note = variant && !noted.has(latestTitle) ? FOLLOW_UPS[variant[2]!] : undefined;
+          if (note && variant) {
+            noted.add(latestTitle);
+            // "the flu clinic", but "Blue Harbor launch" keeps its name's capitals.
+            const t = variant[1]!;
+            const named = /^[A-Z][a-z'-]+( [a-z]|$)/.test(t) ? t[0]!.toLowerCase() + t.slice(1) : t;
+            return fill(note.replace('{t}', named));
+          }
           // A set paragraph is handed out only when none of its sentences is out already: two of
           // them may share one (the offline kit's are recombined from a topic's lines).
           const spent = (text: string) =>
@@ -422,6 +482,7 @@ export function proseSourceFor(set: ContentSet, taskSeed: number): ProseSource {
           while (n < set.paragraphs.length && spent(set.paragraphs[n]!)) n = take('paragraph');
           if (n < set.paragraphs.length) {
             givenParagraphs.push(set.paragraphs[n]!);
+            for (const x of sentencesIn(set.paragraphs[n]!)) sinceTitle.add(x);
             return fill(set.paragraphs[n]!);
           }
           // The set's paragraphs all handed out: one of lines the task has not used yet, so a

@@ -112,9 +112,41 @@ describe('topic-coherent prose', () => {
     assert.equal(budget!.subject, 'Budget');
     for (const x of [...budget!.body.split(/(?<=\.) /), budget!.ps]) assert.match(x, /about budget/);
     for (const x of [...travel!.body.split(/(?<=\.) /), travel!.ps]) assert.match(x, /about travel/);
-    // "Budget: follow-up" has spent its topic: a loose line, not one already on the first record.
-    assert.equal(again!.subject, 'Budget: follow-up');
+    // "Budget: next steps" has spent its topic: a follow-up note about it, then a loose line, and
+    // not one already on the first record.
+    assert.equal(again!.subject, 'Budget: next steps');
+    assert.equal(
+      again!.body,
+      'I will draft the next steps on budget and send them round by the end of the week.',
+    );
     assert.doesNotMatch(`${again!.body} ${again!.ps}`, /about budget/);
+  });
+
+  test('later mails of an Inbox are follow-ups of different kinds, each a note about its first mail, said once', () => {
+    const set: ContentSet = {
+      titles: ['Flu clinic', 'Blue Harbor launch'],
+      topics: [topic('Flu clinic'), topic('Blue Harbor launch')],
+      sentences: ['A loose line that belongs to no title at all.', 'Another loose line for the memo.'],
+      paragraphs: [],
+      products: [],
+    };
+    const mail = generateRecords(
+      { records: 4, fields: { subject: 'title', body: 'paragraph', aside: 'paragraph' }, duplicates: 0 },
+      5,
+      proseSourceFor(set, 3),
+    ).records as { subject: string; body: string; aside: string }[];
+    assert.deepEqual(
+      mail.map((m) => m.subject),
+      ['Flu clinic', 'Blue Harbor launch', 'Flu clinic: next steps', 'Blue Harbor launch: questions'],
+    );
+    // The subject in the sentence as it reads there; a name keeps its capitals.
+    assert.equal(
+      mail[2]!.body,
+      'I will draft the next steps on flu clinic and send them round by the end of the week.',
+    );
+    assert.match(mail[3]!.body, /^A couple of questions about Blue Harbor launch came up/);
+    // A second paragraph under the same subject is not the note again.
+    for (const m of mail.slice(2)) assert.notEqual(m.aside, m.body);
   });
 
   test('a mailbox with more messages than the set has paragraphs says no sentence twice while unused lines remain', () => {
