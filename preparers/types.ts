@@ -32,6 +32,8 @@ export const GENERIC_RIGHTS = [
   'thunderbird-figure-format',
   'writer-table-header-plain',
   'writer-table-header-centred',
+  'writer-autocorrect-quotes',
+  'impress-autocorrect-quotes',
 ] as const;
 export type GenericRightName = (typeof GENERIC_RIGHTS)[number];
 

@@ -225,13 +225,15 @@ def local(tag):
 class Package:
     """An OOXML zip: parts parsed once, relationships resolved to part paths."""
 
-    def __init__(self, data, name):
+    def __init__(self, data, name, read_as=None):
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
         except zipfile.BadZipFile as e:
             raise ValueError('%s is not a readable OOXML package: %s' % (name, e))
         self.names = set(self.zip.namelist())
         self.parts = {}
+        # Rewrites each part's XML before it is parsed (a probe reading text as typed).
+        self.read_as = read_as
 
     def has(self, part):
         return part in self.names
@@ -245,7 +247,10 @@ class Package:
         if part not in self.parts:
             if part not in self.names:
                 raise ValueError('part %s is missing' % part)
-            self.parts[part] = ET.fromstring(self.zip.read(part))
+            raw = self.zip.read(part)
+            if self.read_as is not None:
+                raw = self.read_as(raw.decode('utf-8')).encode('utf-8')
+            self.parts[part] = ET.fromstring(raw)
         return self.parts[part]
 
     def part_if_exists(self, part):
@@ -282,11 +287,38 @@ def resolve_target(from_part, target):
     return '/'.join(parts)
 
 
-def package(env, rel):
+SINGLE_CURLY = re.compile('[\u2018\u2019\u201a\u201b]')
+DOUBLE_CURLY = re.compile('[\u201c\u201d\u201e\u201f]')
+SINGLE_CURLY_REF = re.compile('[\u2018\u2019\u201a\u201b]|&#(?:821[6-9]|x201[89ab]);', re.I)
+PATH_KEYS = ('file', 'path', 'image', 'from')
+DOUBLE_CURLY_REF = re.compile('[\u201c\u201d\u201e\u201f]|&#(?:822[0-3]|x201[c-f]);', re.I)
+
+
+def as_typed(s):
+    """office/asTyped.ts asTyped: AutoCorrect's curly quotes read as the plain ones typed."""
+    return DOUBLE_CURLY.sub('"', SINGLE_CURLY.sub("'", s))
+
+
+def typed_xml(xml):
+    return DOUBLE_CURLY_REF.sub('&quot;', SINGLE_CURLY_REF.sub('&apos;', xml))
+
+
+def typed_strings(value, key=None):
+    """office/asTyped.ts typedStrings: every string of a check but the paths it names, as typed."""
+    if isinstance(value, str):
+        return value if key in PATH_KEYS else as_typed(value)
+    if isinstance(value, list):
+        return [typed_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {k: typed_strings(v, k) for k, v in value.items()}
+    return value
+
+
+def package(env, rel, read_as=None):
     data = env.read(rel)
     if data is None:
         raise ValueError('file %s does not exist' % rel)
-    return env.memo(('pkg', rel), lambda: Package(data, rel))
+    return env.memo(('pkg', rel, read_as), lambda: Package(data, rel, read_as))
 
 
 def children(el, name=None):

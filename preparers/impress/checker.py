@@ -32,7 +32,8 @@ class Deck:
 
 
 def deck(env, rel):
-    return env.memo(('pptx', rel), lambda: Deck(package(env, rel)))
+    # Read with quotes as typed (office/asTyped.ts), as the probes read it.
+    return env.memo(('pptx', rel), lambda: Deck(package(env, rel, typed_xml)))
 
 
 def sp_tree(root):
@@ -209,6 +210,7 @@ class FontResolver:
 
 def on_deck(fn):
     def run(env, c):
+        c = typed_strings(c)
         d = deck(env, c['file'])
         part = None
         if c.get('slide') is not None:

@@ -1,3 +1,4 @@
+import { typedXml } from '../office/asTyped.ts';
 import { OoxmlPackage } from '../ooxml/package.ts';
 import type { XmlElement } from '../ooxml/xml.ts';
 import type { FileMap } from '../types.ts';
@@ -17,11 +18,12 @@ export interface SlideRef {
   entry: XmlElement;
 }
 
-export async function openPptx(files: FileMap, file: string): Promise<Deck> {
+/** `typed`: the deck read with quotes as typed (office/asTyped.ts), as the probes read it. */
+export async function openPptx(files: FileMap, file: string, typed = false): Promise<Deck> {
   const bytes = files[file];
   if (!bytes)
     throw new Error(`file ${file} does not exist (have: ${Object.keys(files).join(', ') || 'none'})`);
-  const pkg = await OoxmlPackage.open(bytes, file);
+  const pkg = await OoxmlPackage.open(bytes, file, typed ? typedXml : undefined);
   const presentation = await pkg.part(PRESENTATION);
   return { pkg, presentation, slides: await listSlides(pkg, presentation) };
 }

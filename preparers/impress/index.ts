@@ -7,6 +7,7 @@ import { impressInvariants } from './invariants.ts';
 import { impressMutants } from './mutants.ts';
 import { impressOsworld } from './osworld.ts';
 import { probeImpress } from './probe.ts';
+import { impressRights } from './rights.ts';
 import * as schema from './schema.ts';
 
 export type { ImpressCheck, ImpressDoc, ImpressEdit } from './schema.ts';
@@ -37,6 +38,7 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   // rounding): a shape also moved on the next slide would pass it.
   collateralBlind: ['impress.move_shape'],
   mutants: impressMutants,
+  rights: impressRights,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: impressOsworld,
   staging: {

@@ -1,3 +1,4 @@
+import { typedStrings } from '../office/asTyped.ts';
 import { formatMismatches } from '../ooxml/fonts.ts';
 import { containsProse, plainFigures } from '../proseFigures.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
@@ -257,7 +258,8 @@ export async function probeImpress(files: FileMap, check: ImpressCheck): Promise
   }
   // The checker on the VM sees only this file, so the observation names only this file.
   if (!files[check.file]) return { pass: false, observed: { error: `file ${check.file} does not exist` } };
-  const deck = await openPptx(files, check.file);
-  if (check.kind === 'impress.picture') return probePicture(deck, check, files[check.file]!);
-  return probeOne(deck, check);
+  if (check.kind === 'impress.picture')
+    return probePicture(await openPptx(files, check.file), check, files[check.file]!);
+  // Text as typed on both sides (office/asTyped.ts): AutoCorrect curls quotes in Impress too.
+  return probeOne(await openPptx(files, check.file, true), typedStrings(check));
 }

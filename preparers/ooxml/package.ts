@@ -50,11 +50,19 @@ export function relsPathOf(part: string): string {
  */
 export class OoxmlPackage {
   private readonly xml = new Map<string, XmlElement>();
-  private constructor(private readonly zip: JSZip) {}
+  private constructor(
+    private readonly zip: JSZip,
+    private readonly readAs?: (xml: string) => string,
+  ) {}
 
-  static async open(bytes: Uint8Array, label: string): Promise<OoxmlPackage> {
+  /** `readAs` rewrites each part's XML before it is parsed (a probe reading text as typed). */
+  static async open(
+    bytes: Uint8Array,
+    label: string,
+    readAs?: (xml: string) => string,
+  ): Promise<OoxmlPackage> {
     try {
-      return new OoxmlPackage(await JSZip.loadAsync(bytes));
+      return new OoxmlPackage(await JSZip.loadAsync(bytes), readAs);
     } catch (err) {
       throw new Error(`${label} is not a readable OOXML zip: ${(err as Error).message}`);
     }
@@ -78,7 +86,8 @@ export class OoxmlPackage {
     if (cached) return cached;
     const file = this.zip.file(part);
     if (!file) throw new Error(`part ${part} is missing from the package`);
-    const root = parsePart(await file.async('string'));
+    const xml = await file.async('string');
+    const root = parsePart(this.readAs ? this.readAs(xml) : xml);
     this.xml.set(part, root);
     return root;
   }

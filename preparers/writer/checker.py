@@ -38,7 +38,7 @@ class Docx:
 
 
 def docx(env, rel):
-    return env.memo(('docx', rel), lambda: Docx(package(env, rel), rel))
+    return env.memo(('docx', rel), lambda: Docx(package(env, rel, typed_xml), rel))
 
 
 def w_paragraphs(container):
@@ -376,7 +376,8 @@ def every_paragraph(doc, match, observe, ok, text_of=None):
 
 def on_docx(fn):
     def run(env, c):
-        return fn(docx(env, c['file']), c)
+        # The document and the check read with quotes as typed (probe.ts probeWriter).
+        return fn(docx(env, c['file']), typed_strings(c))
     return run
 
 

@@ -1,3 +1,4 @@
+import { typedXml } from '../office/asTyped.ts';
 import { OoxmlPackage } from '../ooxml/package.ts';
 import type { XmlElement } from '../ooxml/xml.ts';
 import type { FileMap } from '../types.ts';
@@ -11,11 +12,12 @@ export interface Docx {
   body: XmlElement;
 }
 
-export async function openDocx(files: FileMap, file: string): Promise<Docx> {
+/** `typed`: the document read with quotes as typed (asTyped), as the probes read it. */
+export async function openDocx(files: FileMap, file: string, typed = false): Promise<Docx> {
   const bytes = files[file];
   if (!bytes)
     throw new Error(`file ${file} does not exist (have: ${Object.keys(files).join(', ') || 'none'})`);
-  const pkg = await OoxmlPackage.open(bytes, file);
+  const pkg = await OoxmlPackage.open(bytes, file, typed ? typedXml : undefined);
   const main = (await pkg.related('', 'officeDocument'))[0]?.target ?? DOCUMENT_PART;
   const document = await pkg.part(main);
   const body = document.first('w:body');

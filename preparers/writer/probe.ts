@@ -1,4 +1,5 @@
 import { jsonEqual as same } from '../deepEqual.ts';
+import { typedStrings } from '../office/asTyped.ts';
 import { formatMismatches } from '../ooxml/fonts.ts';
 import type { XmlElement } from '../ooxml/xml.ts';
 import { plainFigures } from '../proseFigures.ts';
@@ -327,5 +328,6 @@ export async function probeWriter(files: FileMap, check: WriterCheck): Promise<P
   // The checker on the VM sees only this file, so the observation names only this file.
   if (!files[check.file]) return { pass: false, observed: { error: `file ${check.file} does not exist` } };
   if (check.kind === 'writer.picture') return probePicture(files, check);
-  return probeOne(await openDocx(files, check.file), check);
+  // Text as typed on both sides (asTyped): the document's and every string of the check but its file.
+  return probeOne(await openDocx(files, check.file, true), typedStrings(check));
 }

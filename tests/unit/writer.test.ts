@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
+import { curlQuotes } from '../../preparers/office/asTyped.ts';
 import { OoxmlPackage } from '../../preparers/ooxml/package.ts';
 import { el, serializeXml } from '../../preparers/ooxml/xml.ts';
 import type { FileMap } from '../../preparers/types.ts';
@@ -202,6 +203,42 @@ describe('writer oracle edits', () => {
       verdicts.map((v) => v[0]!.pass),
       want,
       'the shipped checker agrees',
+    );
+  });
+
+  test("text typed with AutoCorrect's curly quotes reads as typed, in the document and in the check; other words do not", async () => {
+    const doc = W.docSchema.parse({
+      blocks: [
+        { type: 'paragraph', runs: [{ text: 'Notes from the \u201cspring\u201d review.' }] },
+        { type: 'paragraph', runs: [{ text: 'The year\u2019s figures follow.' }] },
+      ],
+    });
+    const initial = await W.build(FILE, doc);
+    const typed = (text: string) =>
+      W.apply(initial, [W.editSchema.parse({ op: 'writer.insert_paragraph', file: FILE, text })]);
+    const asked = `We'll send the "final" copy on Friday.`;
+    assert.equal(curlQuotes(asked), 'We\u2019ll send the \u201cfinal\u201d copy on Friday.');
+    assert.equal(curlQuotes("'Draft' (the 'old' one)"), '\u2018Draft\u2019 (the \u2018old\u2019 one)');
+    const checks = [
+      W.checkSchema.parse({ kind: 'writer.text_present', file: FILE, text: asked }),
+      // A paragraph found by text the check quotes straight, the document curly.
+      W.checkSchema.parse({
+        kind: 'writer.alignment',
+        file: FILE,
+        paragraph: "The year's figures",
+        alignment: 'left',
+      }),
+      W.checkSchema.parse({ kind: 'writer.text_present', file: FILE, text: 'the "spring" review' }),
+    ];
+    await assertVerdicts(
+      {
+        straight: await typed(asked),
+        curled: await typed(curlQuotes(asked)),
+        otherWords: await typed(curlQuotes(`We'll send the "first" copy on Friday.`)),
+      },
+      checks,
+      { straight: [true, true, true], curled: [true, true, true], otherWords: [false, true, true] },
+      W.probe,
     );
   });
 
