@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { emailFor } from '../../llm/offline/content/people.ts';
 import {
   generateRecords,
   generateSpecSchema,
@@ -35,6 +36,19 @@ describe('generate', () => {
       fields: { memo: { kind: 'words', min: 2, max: 3 } },
     });
     assert.throws(() => generateRecords(memo, 1), /field kind words needs a content set/);
+  });
+
+  test('two people of one first name never share an address (bruno@ for Bruno Zhang and Bruno Khan)', () => {
+    const rng = new Rng(deriveSeed('emails', 1));
+    const owner = new Map<string, string>();
+    for (const last of ['Zhang', 'Khan', 'Keller', 'Lee', 'Okafor', 'Novak', 'Silva', 'Moore']) {
+      for (let i = 0; i < 200; i++) {
+        const email = emailFor('Bruno', last, rng);
+        const other = owner.get(email);
+        assert.ok(other === undefined || other === last, `${email}: Bruno ${other} and Bruno ${last}`);
+        owner.set(email, last);
+      }
+    }
   });
 
   test('the same seed gives the same records; another seed other records', () => {

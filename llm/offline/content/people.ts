@@ -411,7 +411,8 @@ export function emailFor(first: string, last: string, rng: UnitRng, n = 0): stri
   const domain = personal ? pickWith(rng, PERSONAL_DOMAINS) : pickWith(rng, ORG_DOMAINS);
   const forms = personal
     ? [`${f}.${l}`, `${f}${l}`, `${f}_${l}`]
-    : [`${f}.${l}`, `${f[0]}${l}`, `${f}`, `${f}.${l}`];
+    : // Not the first name alone: two Brunos of one firm would share an address.
+      [`${f}.${l}`, `${f[0]}${l}`, `${f}.${l}`];
   const local = pickWith(rng, forms);
   return `${local}${n > 0 ? n + 1 : ''}@${domain}`;
 }
