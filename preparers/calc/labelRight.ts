@@ -40,9 +40,10 @@ export async function calcLabelRights(
       // A renamed sheet is judged against its old cells; only kept and added sheets are labelled.
       if (!was && !kept) continue;
       for (const cell of labelCells(was ? snapSheet(was) : new Map(), snapSheet(ws))) {
-        const result = ws.getCell(cell).fullAddress; // the label's row; the result is one column right
-        const right = ws.getRow(result.row).getCell(result.col + 1);
-        labels.push({ op: 'calc.set_value', file, sheet: ws.name, cell, value: labelFor(formulaOf(right)) });
+        // The result it labels is the cell to its right.
+        const at = ws.getCell(cell).fullAddress;
+        const result = ws.getRow(at.row).getCell(at.col + 1);
+        labels.push({ op: 'calc.set_value', file, sheet: ws.name, cell, value: labelFor(formulaOf(result)) });
       }
     }
   }
