@@ -90,7 +90,7 @@ export async function rightsResaved(
   savedSolved: FileMap,
   checks: { kind: string }[],
 ): Promise<{ problems: string[]; unsaved: string[]; states: ResavedRight[] }> {
-  const rights = (await correctAlternatives(m, files.initial)).filter((r) => r.files !== undefined);
+  const rights = (await correctAlternatives(m, files)).filter((r) => r.files !== undefined);
   const changed = rights.map((r) =>
     Object.keys(r.files!).filter(
       (p) => officeFormatOf(p) !== undefined && !sameBytes(r.files![p]!, files.solved[p]),

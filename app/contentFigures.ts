@@ -99,7 +99,7 @@ export function sentencesOf(text: string): string[] {
  * A unit's paragraphs of prose (two sentences or more), whitespace and quotes made even: a mail
  * body or a page splits at blank lines and block tags, a document's paragraph is one already.
  */
-export function paragraphsOf(unit: string): string[] {
+function paragraphsOf(unit: string): string[] {
   return unit
     .split(/\n\s*\n|<\/?(?:p|li|h[1-6]|div|tr|td)\b[^>]*>/i)
     .filter((p) => sentencesOf(p).length >= 2)

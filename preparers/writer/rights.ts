@@ -21,33 +21,28 @@ export function writerRights(edits: WriterEdit[]): { name: GenericRightName; edi
       { name: 'writer-table-header-centred', edits: withHeader('centred') },
     );
   }
-  const curled = edits.map(curlTyped);
-  if (curled.some((e, i) => e !== edits[i])) out.push({ name: 'writer-autocorrect-quotes', edits: curled });
+  let changed = false;
+  const curl = (text: string) => {
+    const c = curlQuotes(text);
+    if (c !== text) changed = true;
+    return c;
+  };
+  const curled = edits.map((e): WriterEdit => {
+    switch (e.op) {
+      case 'writer.insert_paragraph':
+      case 'writer.fill_table_cell':
+      case 'writer.set_header':
+      case 'writer.set_footer':
+      case 'writer.add_comment':
+        return { ...e, text: curl(e.text) };
+      case 'writer.replace_text':
+        return { ...e, replace: curl(e.replace) };
+      case 'writer.insert_table':
+        return { ...e, rows: e.rows.map((r) => r.map(curl)) };
+      default:
+        return e;
+    }
+  });
+  if (changed) out.push({ name: 'writer-autocorrect-quotes', edits: curled });
   return out;
-}
-
-/** The edit with the text it types curled (curlQuotes); the same object when it types none. */
-function curlTyped(e: WriterEdit): WriterEdit {
-  const changed = <T extends WriterEdit>(next: T, before: unknown[], after: unknown[]) =>
-    before.every((v, i) => v === after[i]) ? e : next;
-  switch (e.op) {
-    case 'writer.insert_paragraph':
-    case 'writer.fill_table_cell':
-    case 'writer.set_header':
-    case 'writer.set_footer':
-    case 'writer.add_comment': {
-      const text = curlQuotes(e.text);
-      return changed({ ...e, text }, [e.text], [text]);
-    }
-    case 'writer.replace_text': {
-      const replace = curlQuotes(e.replace);
-      return changed({ ...e, replace }, [e.replace], [replace]);
-    }
-    case 'writer.insert_table': {
-      const rows = e.rows.map((r) => r.map(curlQuotes));
-      return changed({ ...e, rows }, e.rows.flat(), rows.flat());
-    }
-    default:
-      return e;
-  }
 }

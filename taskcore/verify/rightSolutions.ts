@@ -51,46 +51,46 @@ export function genericRights(
 
 /**
  * The generic alternatives that read the task's files (`Preparer.rightsBeside`): the oracle's edits
- * and then the app's additions. The oracle's state is built only for a task with such an app's edits.
+ * and then the app's additions (`also`), read off the initial and the oracle's files.
  */
 export async function genericRightsBeside(
   initial: FileMap,
+  solved: FileMap,
   edits: { op: string }[],
   off: readonly string[] = [],
-): Promise<{ name: string; edits: { op: string }[] }[]> {
-  const apps = [...new Set(edits.map((e) => appOf(e.op)))].filter((app) => preparers[app].rightsBeside);
-  if (apps.length === 0) return [];
-  let solved: FileMap;
-  try {
-    solved = await applyEdits(initial, edits);
-  } catch {
-    return []; // the oracle itself fails: the proof reports that, not an alternative
-  }
-  const out: { name: string; edits: { op: string }[] }[] = [];
-  for (const app of apps) {
+): Promise<{ name: string; edits: { op: string }[]; also: { op: string }[] }[]> {
+  const out: { name: string; edits: { op: string }[]; also: { op: string }[] }[] = [];
+  for (const app of new Set(edits.map((e) => appOf(e.op)))) {
     const own = edits.filter((e) => appOf(e.op) === app);
     for (const r of (await preparers[app].rightsBeside?.(own, initial, solved)) ?? [])
       if (!off.includes(r.name) && r.also.length > 0)
-        out.push({ name: r.name, edits: [...edits, ...r.also] });
+        out.push({ name: r.name, edits: [...edits, ...r.also], also: r.also });
   }
   return out;
 }
 
 export async function rightSolutions(
   initial: FileMap,
+  solved: FileMap,
   oracle: { op: string }[],
   declared: { name: string; edits: { op: string }[] }[],
   off: readonly string[],
 ): Promise<RightSolution[]> {
   const out: RightSolution[] = [];
-  const all = [
+  // An alternative made beside the oracle's edits starts from the oracle's files, not again from the initial ones.
+  const all: { name: string; generic: boolean; edits: { op: string }[]; from?: FileMap }[] = [
     ...genericRights(oracle, off).map((r) => ({ ...r, generic: true })),
-    ...(await genericRightsBeside(initial, oracle, off)).map((r) => ({ ...r, generic: true })),
+    ...(await genericRightsBeside(initial, solved, oracle, off)).map((r) => ({
+      name: r.name,
+      generic: true,
+      edits: r.also,
+      from: solved,
+    })),
     ...declared.map((r) => ({ ...r, generic: false })),
   ];
   for (const r of all) {
     try {
-      out.push({ name: r.name, generic: r.generic, files: await applyEdits(initial, r.edits) });
+      out.push({ name: r.name, generic: r.generic, files: await applyEdits(r.from ?? initial, r.edits) });
     } catch (err) {
       out.push({ name: r.name, generic: r.generic, error: err instanceof Error ? err.message : String(err) });
     }

@@ -92,11 +92,11 @@ export async function deriveInvariants(
  */
 export async function correctAlternatives(
   m: MaterializedTask,
-  initial: FileMap,
+  files: { initial: FileMap; solved: FileMap },
   freeRights?: { name: string; edits: { op: string }[] }[],
 ): Promise<RightSolution[]> {
-  const free = freeRights ?? (await deriveMutants(m.edits, initial, m.free)).freeRights;
-  return rightSolutions(initial, m.edits, [...m.right, ...free], m.genericRightOff);
+  const free = freeRights ?? (await deriveMutants(m.edits, files.initial, m.free)).freeRights;
+  return rightSolutions(files.initial, files.solved, m.edits, [...m.right, ...free], m.genericRightOff);
 }
 
 export async function proveRubric(
@@ -179,7 +179,7 @@ export async function proveRubric(
   });
   // The oracle's near misses; the variants of fields the spec declares free are correct alternatives.
   const nearMisses = await deriveMutants(m.edits, initial, m.free);
-  const alternatives = await correctAlternatives(m, initial, nearMisses.freeRights);
+  const alternatives = await correctAlternatives(m, { initial, solved }, nearMisses.freeRights);
   const right = await probeAlternatives(alternatives, checks, 'correct alternative', 'verify_right_passes');
   if (!right.ok) return right;
   const rightStates = right.states;

@@ -78,14 +78,15 @@ describe('correct alternatives in the agent’s world: saved through LibreOffice
         s.name,
       );
       // The document checked is LibreOffice's own save, not the bytes the edit wrote.
-      const ours = (await correctAlternatives(task, initial)).find((r) => r.name === s.name)!.files![FILE]!;
+      const ours = (await correctAlternatives(task, { initial, solved })).find((r) => r.name === s.name)!
+        .files![FILE]!;
       assert.notDeepEqual(Buffer.from(s.files[FILE]!), Buffer.from(ours), s.name);
     }
   });
 
   test('a check that holds on our bytes but not on LibreOffice’s save rejects the right, named', async () => {
     const { initial, solved, savedSolved } = await states();
-    const ours = (await correctAlternatives(task, initial))[0]!.files![FILE]!;
+    const ours = (await correctAlternatives(task, { initial, solved }))[0]!.files![FILE]!;
     // Whole-file equality with the bytes our edit wrote: true before the save, never after it.
     const brittle = [
       ...checks,

@@ -216,7 +216,8 @@ test('generic Calc alternative: a label typed beside each new result, only where
     C.editSchema.parse({ op: 'calc.set_value', ...on, cell: 'C1', value: 'Note' }),
     C.editSchema.parse({ op: 'calc.set_formula', ...on, cell: 'D1', formula: 'MIN(B2:B3)' }),
   ];
-  const [right, ...more] = await genericRightsBeside(initial, oracle);
+  const solved = await applyEdits(initial, oracle);
+  const [right, ...more] = await genericRightsBeside(initial, solved, oracle);
   assert.equal(more.length, 0);
   assert.equal(right?.name, 'calc-result-label');
   assert.deepEqual(right.edits.slice(0, oracle.length), oracle);
@@ -230,11 +231,10 @@ test('generic Calc alternative: a label typed beside each new result, only where
     ],
   );
   // It passes the Calc invariant of the task; a skill can turn it off.
-  const solved = await applyEdits(initial, oracle);
   const files = await applyEdits(initial, right.edits);
   for (const check of await C.invariants(initial, solved, [FILE]))
     assert.ok((await probeCheck(files, check as never)).pass, JSON.stringify(check).slice(0, 200));
-  assert.deepEqual(await genericRightsBeside(initial, oracle, ['calc-result-label']), []);
+  assert.deepEqual(await genericRightsBeside(initial, solved, oracle, ['calc-result-label']), []);
 });
 
 test("generic Writer alternatives: an inserted table's header row as LibreOffice's dialogs leave it", async () => {
