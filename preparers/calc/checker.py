@@ -360,6 +360,9 @@ def values_equal(actual, expected, tol):
         return True
     if isinstance(actual, bool) != isinstance(expected, bool):
         return False
+    # Calc's AutoCorrect curls the quotes a person types into a cell (O'Brien → O’Brien).
+    if isinstance(actual, str) and isinstance(expected, str):
+        return as_typed(actual) == as_typed(expected)
     return actual == expected
 
 

@@ -1,6 +1,7 @@
 import type ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { jsonEqual } from '../deepEqual.ts';
+import { asTyped } from '../office/asTyped.ts';
 import { regexTest } from '../sandbox/regex.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, cellsOf, colToNum, parseRange, type Range, splitSheetRef } from './a1.ts';
@@ -56,6 +57,9 @@ function valuesEqual(actual: Plain, expected: Plain, tolerance: number): boolean
     return Number.isFinite(n) && Math.abs(n - expected) <= tolerance;
   }
   if ((expected === null || expected === '') && (actual === null || actual === '')) return true;
+  // Calc's AutoCorrect curls the quotes a person types into a cell (O'Brien → O’Brien).
+  if (typeof actual === 'string' && typeof expected === 'string')
+    return asTyped(actual) === asTyped(expected);
   return actual === expected;
 }
 

@@ -13,7 +13,7 @@ import {
   calcPreparer,
 } from '../../preparers/calc/index.ts';
 import { checkerSource } from '../../preparers/checker/assemble.ts';
-import { materializeHome, runCheckerBatch, shippedVerdicts } from '../support/checkerHome.ts';
+import { assertVerdicts, materializeHome, runCheckerBatch, shippedVerdicts } from '../support/checkerHome.ts';
 
 const FILE = 'Desktop/budget.xlsx';
 
@@ -184,6 +184,39 @@ describe('calc preparer', () => {
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
+  });
+
+  test("a name typed into a cell reads the same with Calc's curly apostrophe; another name does not", async () => {
+    const doc = {
+      sheets: [{ name: 'People', columns: [{ header: 'Last Name', type: 'text' }], rows: [['Walsh']] }],
+    };
+    const built = await calcPreparer.build(FILE, calcDocSchema.parse(doc));
+    const typed = (value: string) =>
+      calcPreparer.apply(built, [
+        calcPreparer.editSchema.parse({
+          op: 'calc.set_value',
+          file: FILE,
+          sheet: 'People',
+          cell: 'A3',
+          value,
+        }) as CalcEdit,
+      ]);
+    const checks = [
+      { kind: 'calc.cell_value', file: FILE, sheet: 'People', cell: 'A3', value: "O'Brien" },
+      {
+        kind: 'calc.range_values',
+        file: FILE,
+        sheet: 'People',
+        range: 'A2:A3',
+        values: [['Walsh'], ["O'Brien"]],
+      },
+    ];
+    await assertVerdicts(
+      { straight: await typed("O'Brien"), curled: await typed('O\u2019Brien'), other: await typed('OBrien') },
+      checks,
+      { straight: [true, true], curled: [true, true], other: [false, false] },
+      probe as never,
+    );
   });
 
   test('blanks filled with references to the cell above read as the names typed; references down do not', async () => {
