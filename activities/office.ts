@@ -4,7 +4,9 @@ import { type MaterializedTask, materializeTask } from '../skills/run/materializ
 import type { SkillSpec } from '../skills/schema.ts';
 import type { Context } from '../skills/template.ts';
 import { exportGate } from '../taskcore/verify/exportGate.ts';
+import { comparisonsOffGold } from '../taskcore/verify/offGold.ts';
 import { correctAlternatives } from '../taskcore/verify/rubricProof.ts';
+import type { OffGold } from '../taskpack/taskPackage.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
 import { recordNodeRuns, rejectTask } from './taskRecords.ts';
@@ -134,6 +136,16 @@ export async function rightsResaved(
   return { problems, unsaved, states };
 }
 
+/** Both lists, one entry per file and comparison (the first right found keeps its name). */
+function unionOffGold(a: OffGold[], b: OffGold[]): OffGold[] {
+  const out = new Map<string, OffGold>();
+  for (const o of [...a, ...b]) {
+    const key = JSON.stringify([o.file, o.func]);
+    if (!out.has(key)) out.set(key, o);
+  }
+  return [...out.values()];
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array | undefined): boolean {
   return b !== undefined && a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 }
@@ -252,12 +264,23 @@ export function createOfficeActivities(deps: ActivityDeps) {
     // spacing), so they must be what LibreOffice writes; Calc's gold stays ours, the
     // workbook the exported compare_table rules were written against.
     const solvedByOffice: Record<string, StoredFile> = {};
+    const gold: FileMap = { ...solved };
     for (const { role, path } of office) {
       if (role !== 'solved' || officeFormatOf(path) === 'xlsx') continue;
       const stored = await deps.store.putArtifact(saved.solved[path]!, contentTypeOf(path));
       solvedByOffice[path] = { ...stored, app: state.solved[path]!.app };
+      gold[path] = saved.solved[path]!;
     }
-    await saveState(deps.store, task.taskId, { ...state, solvedByOffice });
+    // The rights as LibreOffice saved them, against the gold the export ships.
+    const offGold = unionOffGold(
+      state.offGold ?? [],
+      await comparisonsOffGold(state.checks, gold, rights.states),
+    );
+    await saveState(deps.store, task.taskId, {
+      ...state,
+      solvedByOffice,
+      ...(offGold.length > 0 ? { offGold } : {}),
+    });
     await recordNodeRuns(deps.database, task.taskId, [
       { nodeId: 'verify_office', kind: 'verify', status: 'ok', durationMs },
     ]);

@@ -99,6 +99,18 @@ export const gold = (file: string, func: string, options: Record<string, unknown
   options,
 });
 
+/**
+ * What one of OSWorld's gold comparisons reads of a file, as plain data (`options`: the comparison's
+ * own): two files read alike score alike against the same gold. A reading may see more than the
+ * metric (then a correct alternative that differs only there loses the comparison to the checker,
+ * no harm done) but never less. Keyed by the comparison's function, or `compare_table/<rule type>`
+ * for a table rule that reads the gold.
+ */
+export type GoldReading = (bytes: Uint8Array, options: Record<string, unknown>) => Promise<unknown>;
+
+/** The key a gold-reading table rule's reading is registered under. */
+export const tableRuleReading = (rule: { type?: unknown }): string => `compare_table/${String(rule.type)}`;
+
 /** Parses a check's fields for a mapping (the check schema already validated them). */
 export function fields<T>(schema: z.ZodType<T>, check: MappedCheck): T {
   return schema.parse(check);

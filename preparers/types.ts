@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { DiscoveryContext } from './discovery.ts';
-import type { OsworldMapper } from './osworld.ts';
+import type { GoldReading, OsworldMapper } from './osworld.ts';
 
 /** The applications a task can involve. `os` covers plain files and directories. */
 export const APPS = [
@@ -156,6 +156,11 @@ export interface Preparer<
    * mapped to `unmapped(reason)`, is graded in the VM by `checkerPart`.
    */
   osworld: Record<string, OsworldMapper>;
+  /**
+   * What each of this app's gold comparisons reads of a file (preparers/osworld.ts `GoldReading`), so
+   * a correct alternative the comparison would fail is known before export (taskcore/verify/offGold.ts).
+   */
+  goldReadings?: Record<string, GoldReading>;
   /** How the app's files are staged in the VM and read back (setup steps, OSWorld postconfig). */
   staging: AppStaging;
   /**

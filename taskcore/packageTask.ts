@@ -84,7 +84,12 @@ export function packageFor(a: {
     artifacts,
     setup: setupStepsFor(state, artifacts, a.manifest, spec.launch),
     ...(state.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
-    rubric: { checks: state.checks, items: state.items, ...guardsOf(state.verdicts.initial) },
+    rubric: {
+      checks: state.checks,
+      items: state.items,
+      ...guardsOf(state.verdicts.initial),
+      ...(state.offGold?.length ? { offGold: state.offGold } : {}),
+    },
     oracle: { edits: state.edits },
     provenance: { ...a.provenance, ...withDatasets(datasetsOf(ctx)) },
   });

@@ -12,6 +12,7 @@ import { coherenceProblems } from './verify/coherence.ts';
 import { discoveryProblem } from './verify/discovery.ts';
 import { draftTask, exportGate, type GateTask, type GateTaskFields } from './verify/exportGate.ts';
 import { instructionProblems } from './verify/instruction.ts';
+import { comparisonsOffGold } from './verify/offGold.ts';
 import { referenceProblems } from './verify/references.ts';
 import { proveRubric, type RubricStats } from './verify/rubricProof.ts';
 
@@ -166,6 +167,8 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
   const { checks, items, before, after, stats } = proof;
 
   // The task as it will ship, graded as the harness grades it (taskcore/verify/exportGate.ts).
+  // OSWorld's comparisons with the oracle's file that a correct alternative would fail are left to the checker.
+  const offGold = await comparisonsOffGold(checks, solved, proof.rightStates);
   const fields: GateTaskFields = {
     instruction: m.instruction,
     items,
@@ -173,6 +176,7 @@ async function prepareTask(spec: SkillSpec, source: string, ctx: Context): Promi
     expected: m.expected,
     edits: m.edits,
     prepares: m.prepares.map((p) => ({ app: p.app, target: p.target, open: p.open })),
+    ...(offGold.length > 0 ? { offGold } : {}),
   };
   const draft = await draftTask({
     spec,

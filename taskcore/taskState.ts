@@ -1,5 +1,6 @@
 import type { OsManifest } from '../preparers/home/manifest.ts';
 import type { AppId } from '../preparers/types.ts';
+import type { OffGold } from '../taskpack/taskPackage.ts';
 
 /** One file of a task state, keyed by content in the object store. */
 export interface StoredFile {
@@ -37,6 +38,11 @@ export interface TaskState {
    * of an export, since an agent's result is a LibreOffice save too.
    */
   solvedByOffice?: Record<string, StoredFile>;
+  /**
+   * Comparisons with a gold copy a proven correct alternative fails (taskcore/verify/offGold.ts),
+   * found on our files by the prepare stage and on LibreOffice's saves by the office stage.
+   */
+  offGold?: OffGold[];
   /** The initial OS manifest (dirs, modes, links), kept here so packaging need not fetch it back. */
   osManifest?: OsManifest;
 }

@@ -28,6 +28,18 @@ export type TaskArtifact = z.infer<typeof artifactSchema>;
  * Thunderbird checks, the home-relative `file` (the document, or the profile directory).
  */
 export const rubricCheckSchema = z.looseObject({ kind: z.string().min(1), file: vmRelativePath.optional() });
+
+/**
+ * A comparison with a file's gold copy that OSWorld would fail a proven correct alternative on (the
+ * alternative reads differently from the oracle's file to it): which file, which metric, and the
+ * alternative named in the export report.
+ */
+export const offGoldSchema = z.strictObject({
+  file: vmRelativePath,
+  func: z.string().min(1),
+  right: z.string().min(1),
+});
+export type OffGold = z.infer<typeof offGoldSchema>;
 export type RubricCheck = z.infer<typeof rubricCheckSchema>;
 
 export const taskPackageInputSchema = z.strictObject({
@@ -72,6 +84,12 @@ export const taskPackageInputSchema = z.strictObject({
       .optional()
       .describe(
         '0-based indices of the checks the untouched state already passes: they catch collateral damage, not the change',
+      ),
+    offGold: z
+      .array(offGoldSchema)
+      .optional()
+      .describe(
+        'comparisons with a gold copy that a proven correct alternative fails: the export leaves them to the checker',
       ),
   }),
   oracle: z.strictObject({ edits: z.array(z.looseObject({ op: z.string().min(1) })) }),

@@ -4,7 +4,7 @@ import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
 import { checkpointsOf } from '../../taskpack/checkpoints.ts';
 import { packageRevision } from '../../taskpack/revision.ts';
-import type { RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
+import type { OffGold, RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
 import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 
@@ -44,6 +44,10 @@ export type OsworldResult =
 
 /** The evaluator name the export report gives checks graded by the portable checker. */
 export const CHECKER_EVALUATOR = 'forge_check';
+
+/** Why a check whose gold comparison would fail a proven correct alternative is left to the checker. */
+export const offGoldReason = (o: OffGold): string =>
+  `${o.func} would fail the correct alternative "${o.right}", which reads differently from the gold copy of ${o.file}`;
 
 /** Why a mappable check is left to the checker alone. */
 export const GUARD_REASON =
@@ -90,6 +94,9 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
     evaluators.push({ kind: check.kind, evaluator: CHECKER_EVALUATOR, reason });
   };
   const guards = new Set(pkg.rubric.guards ?? []);
+  // A comparison with gold that a proven correct alternative fails (taskpack offGold) is the checker's.
+  const offGold = new Map((pkg.rubric.offGold ?? []).map((o) => [JSON.stringify([o.file, o.func]), o]));
+  const offGoldOf = (file: string, func: string) => offGold.get(JSON.stringify([file, func]));
   for (const [i, check] of pkg.rubric.checks.entries()) {
     // The checker grades every check, the mapped ones too: OSWorld's metric then adds its own
     // verdict (conj "and"), and the task's proof (initial fails, oracle passes, wrong solutions
@@ -105,6 +112,11 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
         toChecker(check, `no oracle-solved copy of ${missing.file} to serve as gold`);
         continue;
       }
+      const off = m.rules.flatMap((r) => (r.needsGold ? (offGoldOf(r.file, 'compare_table') ?? []) : []))[0];
+      if (off) {
+        toChecker(check, offGoldReason(off));
+        continue;
+      }
       for (const r of m.rules) {
         const t = tables.get(r.file) ?? { rules: [], needsGold: false };
         t.rules.push(r.rule);
@@ -116,6 +128,11 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
       const missing = m.comparisons.find((c) => !goldOf(c.file));
       if (missing) {
         toChecker(check, `no oracle-solved copy of ${missing.file} to serve as gold`);
+        continue;
+      }
+      const off = m.comparisons.flatMap((c) => offGoldOf(c.file, c.func) ?? [])[0];
+      if (off) {
+        toChecker(check, offGoldReason(off));
         continue;
       }
       // Sorted keys: two checks asking for the same options in another key order are one comparison.

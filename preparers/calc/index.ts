@@ -4,6 +4,7 @@ import { cellName, parseRange } from './a1.ts';
 import { applyCalcEdits } from './apply.ts';
 import { buildWorkbook } from './build.ts';
 import { calcTargets } from './discoveryTargets.ts';
+import { calcGoldReadings } from './goldReading.ts';
 import { calcInvariants } from './invariants.ts';
 import { calcLabelRights } from './labelRight.ts';
 import { calcMutants } from './mutants.ts';
@@ -29,6 +30,7 @@ export const calcPreparer: Preparer<CalcDoc, CalcEdit, CalcCheck> = {
   checkSchema: calcCheckSchema,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: calcOsworld,
+  goldReadings: calcGoldReadings,
   staging: {
     osworldDomain: 'libreoffice_calc',
     launch: [],

@@ -3,6 +3,7 @@ import type { Preparer } from '../types.ts';
 import { applyImpress } from './apply.ts';
 import { buildImpress } from './build.ts';
 import { impressTargets } from './discoveryTargets.ts';
+import { impressGoldReadings } from './goldReading.ts';
 import { impressInvariants } from './invariants.ts';
 import { impressMutants } from './mutants.ts';
 import { impressOsworld } from './osworld.ts';
@@ -41,6 +42,7 @@ export const impressPreparer: Preparer<schema.ImpressDoc, schema.ImpressEdit, sc
   rights: impressRights,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: impressOsworld,
+  goldReadings: impressGoldReadings,
   staging: {
     osworldDomain: 'libreoffice_impress',
     launch: [],

@@ -1,6 +1,7 @@
 import type { Preparer } from '../types.ts';
 import { applyVscode } from './apply.ts';
 import { buildVscode } from './build.ts';
+import { vscodeGoldReadings } from './goldReading.ts';
 import { vscodeInvariants } from './invariants.ts';
 import { vscodeMutants } from './mutants.ts';
 import { vscodeOsworld } from './osworld.ts';
@@ -42,6 +43,7 @@ export const vscodePreparer: Preparer<VscodeDoc, VscodeEdit, VscodeCheck> = {
   mutants: vscodeMutants,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: vscodeOsworld,
+  goldReadings: vscodeGoldReadings,
   staging: {
     osworldDomain: 'vs_code',
     launch: [['code']],

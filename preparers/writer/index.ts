@@ -3,6 +3,7 @@ import type { Preparer } from '../types.ts';
 import { applyWriter } from './apply.ts';
 import { buildWriter } from './build.ts';
 import { writerTargets } from './discoveryTargets.ts';
+import { writerGoldReadings } from './goldReading.ts';
 import { writerInvariants } from './invariants.ts';
 import { writerMutants } from './mutants.ts';
 import { writerOsworld } from './osworld.ts';
@@ -51,6 +52,7 @@ export const writerPreparer: Preparer<schema.WriterDoc, schema.WriterEdit, schem
   rights: writerRights,
   checkerPart: new URL('./checker.py', import.meta.url),
   osworld: writerOsworld,
+  goldReadings: writerGoldReadings,
   staging: {
     osworldDomain: 'libreoffice_writer',
     launch: [],

@@ -42,7 +42,9 @@ function readsFiles(evaluator: Record<string, unknown>): boolean {
  * except the checker's and the OS commands' vm_command_line calls (the export gate plays those) is
  * scored on the initial state, the gold (oracle) state, the gold as LibreOffice saves it again, and
  * the gold made by LibreOffice itself (the oracle's edits driven over UNO, as a person works).
- * The three golds must score 1 on every call (else OSWorld fails a correct agent), and no call may
+ * The three golds and every correct alternative of the task (its package names the gold comparisons an
+ * alternative would fail, and the export leaves those to the checker) must score 1 on every call
+ * (else OSWorld fails a correct agent), and no call may
  * score 1 on the initial state (the exporter leaves checks that hold initially to the checker).
  */
 const resident = new ResidentOffice(residentOptions({ processes: 1 }));
@@ -60,7 +62,7 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('every skill: initial scores 0; gold, LibreOffice-resaved gold and gold made in LibreOffice score 1 on every metric call', async () => {
+  test('every skill: initial scores 0; gold, LibreOffice-resaved gold, gold made in LibreOffice and every correct alternative score 1 on every metric call', async () => {
     const packRoot = path.join(work, 'pack');
     const tasks: {
       task: OfflineTask;
@@ -68,6 +70,8 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
       evaluator: Record<string, unknown>;
       /** Per rubric check, the evaluator(s) grading it (`a+b` when several). */
       graders: string[];
+      /** The task's correct alternatives: the export left the gold comparisons they fail to the checker. */
+      rights: { name: string; files: FileMap }[];
     }[] = [];
     let infeasible = 0;
     let checkerOnly = 0;
@@ -75,13 +79,20 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
       a.spec.id < b.spec.id ? -1 : 1,
     )) {
       const task = await offlineTask(spec);
-      const { pkg, bytes } = await packageOffline(task);
+      const { pkg, bytes, rights } = await packageOffline(task);
       const result = await exportToPack(pkg, bytes, packRoot);
       assert.ok(result.ok, `${spec.id}: ${JSON.stringify(result)}`);
       const evaluator = JSON.parse(JSON.stringify(result.task.evaluator)) as Record<string, unknown>;
       if (evaluator.func === 'infeasible') infeasible++;
       else if (!readsFiles(evaluator)) checkerOnly++;
-      else tasks.push({ task, id: pkg.id, evaluator, graders: result.evaluators.map((e) => e.evaluator) });
+      else
+        tasks.push({
+          task,
+          id: pkg.id,
+          evaluator,
+          graders: result.evaluators.map((e) => e.evaluator),
+          rights,
+        });
     }
 
     // One LibreOffice batch for every office file of every gold state.
@@ -112,7 +123,17 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
         jobs.push({ evaluator, home, cache: path.join(packRoot, 'cache', id), cloud: {} });
       }
     }
+    // Every correct alternative after the four states, in task order.
+    const rightJobs: { task: number; name: string }[] = [];
+    for (const [i, { id, evaluator, rights }] of tasks.entries())
+      for (const [r, right] of rights.entries()) {
+        const home = path.join(work, `home-${i}-right-${r}`);
+        await materializeHome(home, right.files);
+        jobs.push({ evaluator, home, cache: path.join(packRoot, 'cache', id), cloud: {} });
+        rightJobs.push({ task: i, name: right.name });
+      }
     const scores = await scoreMetrics(python, path.join(work, 'jobs.json'), jobs);
+    const rightScores = scores.slice(tasks.length * STATES.length);
 
     const failures: string[] = [];
     // A call scoring 1 on the untouched state: where one of the checks it grades fails there, the
@@ -159,6 +180,19 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
         }
       }
     }
+    // A correct alternative scores 1 on every call: where it would not, the package names the
+    // comparison (rubric.offGold) and the export leaves it to the checker.
+    const rightFailures = rightJobs.flatMap(({ task, name }, j) =>
+      rightScores[j]!.flatMap((c, k) =>
+        'skipped' in c || ('score' in c && c.score === 1)
+          ? []
+          : [
+              `${tasks[task]!.task.skillId} #${k + 1} ${c.func} fails the correct alternative "${name}": ${JSON.stringify(c)}`,
+            ],
+      ),
+    );
+    console.log(`${rightJobs.length} correct alternatives scored, ${rightFailures.length} calls failing one`);
+    if (rightFailures.length) console.log(rightFailures.join('\n'));
     console.log(
       `${tasks.length} tasks with OSWorld metric calls (${skills.size} skills), ${scored} calls scored ×${STATES.length} states, ` +
         `${skipped} vm_command_line calls not scored; ${infeasible} infeasible and ${checkerOnly} checker-only tasks; ` +
@@ -173,6 +207,8 @@ describe("OSWorld's own metrics score the exported evaluators", () => {
       if (lines.length) console.log(`${title}:\n${lines.join('\n')}`);
     assert.ok(scored > 0, 'no metric call was scored');
     assert.deepEqual(failures, [], `${failures.length} metric calls fail a correct state`);
+    assert.ok(rightJobs.length > 0, 'no correct alternative was scored');
+    assert.deepEqual(rightFailures, [], `${rightFailures.length} metric calls fail a correct alternative`);
     assert.deepEqual(blind, [], `${blind.length} metric calls score 1 on the untouched state`);
     // The exporter leaves checks the untouched state passes to the checker (rubric.guards).
     assert.deepEqual(guardsOnly, [], `${guardsOnly.length} metric calls grade only guards`);

@@ -2,7 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { TaskState } from '../../activities/taskState.ts';
 import { OS_MANIFEST_PATH, osManifestOf } from '../../preparers/home/manifest.ts';
 import { appOfPath, archivedProfileOf, packArchivedProfile, probeCheck } from '../../preparers/registry.ts';
+import type { FileMap } from '../../preparers/types.ts';
+import { materializeTask } from '../../skills/run/materialize.ts';
 import { setupStepsFor } from '../../taskcore/setupSteps.ts';
+import { comparisonsOffGold } from '../../taskcore/verify/offGold.ts';
+import { correctAlternatives } from '../../taskcore/verify/rubricProof.ts';
 import { buildTaskPackage, type TaskArtifact, type TaskPackage } from '../../taskpack/taskPackage.ts';
 import type { OfflineTask } from './offlineTasks.ts';
 
@@ -12,9 +16,12 @@ const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
  * The task package the prepare activity would write for an offline task (same artifacts and setup
  * steps), with artifact bytes by key instead of an object store.
  */
-export async function packageOffline(
-  task: OfflineTask,
-): Promise<{ pkg: TaskPackage; bytes: Map<string, Uint8Array> }> {
+export async function packageOffline(task: OfflineTask): Promise<{
+  pkg: TaskPackage;
+  bytes: Map<string, Uint8Array>;
+  /** The task's correct alternatives (the comparisons with gold they would fail are in `rubric.offGold`). */
+  rights: { name: string; files: FileMap }[];
+}> {
   const bytes = new Map<string, Uint8Array>();
   const artifacts: TaskArtifact[] = [];
   const add = (role: 'initial' | 'solved', vmPath: string, data: Uint8Array, app = appOfPath(vmPath)) => {
@@ -36,6 +43,13 @@ export async function packageOffline(
   // As the prepare stage records them: the checks the untouched state already passes.
   const initially = await Promise.all(task.checks.map((c) => probeCheck(task.initial, c)));
   const guards = initially.flatMap((r, i) => (r.pass ? [i] : []));
+  const rights = (
+    await correctAlternatives(await materializeTask(task.spec, task.context), {
+      initial: task.initial,
+      solved: task.solved,
+    })
+  ).flatMap((r) => (r.files ? [{ name: r.name, files: r.files }] : []));
+  const offGold = await comparisonsOffGold(task.checks, task.solved, rights);
   const built = buildTaskPackage({
     id: randomUUID(),
     skill: { id: task.spec.id, version: 1, title: task.spec.title, channel: task.spec.channel },
@@ -46,7 +60,12 @@ export async function packageOffline(
     params: {},
     artifacts,
     setup: setupStepsFor(state, artifacts, osManifestOf(task.initial), task.spec.launch),
-    rubric: { checks: task.checks, items: [{ text: 'as instructed', weight: 1 }], guards },
+    rubric: {
+      checks: task.checks,
+      items: [{ text: 'as instructed', weight: 1 }],
+      guards,
+      ...(offGold.length > 0 ? { offGold } : {}),
+    },
     ...(task.spec.expected === 'infeasible' ? { expected: 'infeasible' as const } : {}),
     oracle: { edits: task.edits },
     provenance: {
@@ -59,5 +78,5 @@ export async function packageOffline(
       createdAt: '2026-01-01T00:00:00.000Z',
     },
   });
-  return { pkg: built.taskJson, bytes };
+  return { pkg: built.taskJson, bytes, rights };
 }

@@ -5,6 +5,7 @@ import {
   CHECKER_COMMAND,
   CHECKER_EVALUATOR,
   GUARD_REASON,
+  offGoldReason,
   toOsworldTask,
 } from '../../export/osworld/task.ts';
 import { commandProblem } from '../../export/packRules.ts';
@@ -336,6 +337,41 @@ test('checks on one document collapse into one gold call per metric, saved once'
     (graded.postconfig as { type: string }[]).some((s) => s.type === 'activate_window'),
     'the save postconfig stays',
   );
+});
+
+test('a gold comparison a proven correct alternative fails (rubric.offGold) is left to the checker', async () => {
+  const id = 'b1d2c3e4-0000-4000-8000-000000000002';
+  const files = (['initial', 'solved'] as const).map((role) => ({
+    role,
+    vmPath: docx,
+    key: `tasks/${id}/${role}/report.docx`,
+    bytes: Buffer.from(role),
+  }));
+  const { input } = calcPackageInput({
+    id,
+    files,
+    checks: [
+      { kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' },
+      { kind: 'writer.table', file: docx, rows: 2 },
+    ],
+  });
+  input.apps = ['writer'];
+  for (const a of input.artifacts) a.app = 'writer';
+  input.rubric.offGold = [{ file: docx, func: 'compare_docx_tables', right: 'price-with-pound-sign' }];
+  const loc = async (key: string) => ({ packPath: `gold/${key}` });
+  const out = await toOsworldTask(buildTaskPackage(input).taskJson, {
+    initialFile: loc,
+    goldFile: loc,
+    checkerFiles: async () => ({ checker: { packPath: 'c/f.py' }, checks: { packPath: 'c/checks.json' } }),
+  });
+  assert.ok(out.ok, JSON.stringify(out));
+  assert.deepEqual((out.task.evaluator as { func: string[] }).func, ['compare_docx_files', 'exact_match']);
+  assert.equal(out.evaluators[1]?.evaluator, CHECKER_EVALUATOR);
+  assert.equal(
+    out.evaluators[1]?.reason,
+    offGoldReason({ file: docx, func: 'compare_docx_tables', right: 'price-with-pound-sign' }),
+  );
+  assert.match(out.evaluators[1]?.reason ?? '', /"price-with-pound-sign"/);
 });
 
 test('compare_table without a gold copy is handed None as expected (an empty rule crashes OSWorld’s compare_table)', async () => {
