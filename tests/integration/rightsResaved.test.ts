@@ -5,6 +5,7 @@ import { closeOffice, roundTripOffice } from '../../preparers/office/index.ts';
 import type { FileMap } from '../../preparers/types.ts';
 import { writerPreparer as W } from '../../preparers/writer/index.ts';
 import type { MaterializedTask } from '../../skills/run/materialize.ts';
+import { comparisonsOffGold } from '../../taskcore/verify/offGold.ts';
 import { correctAlternatives } from '../../taskcore/verify/rubricProof.ts';
 
 const FILE = 'Documents/minutes.docx';
@@ -82,6 +83,34 @@ describe('correct alternatives in the agent’s world: saved through LibreOffice
         .files![FILE]!;
       assert.notDeepEqual(Buffer.from(s.files[FILE]!), Buffer.from(ours), s.name);
     }
+  });
+
+  test('on LibreOffice’s saves, OSWorld’s gold comparison is named where a right reads differently, and only there', async () => {
+    const { initial, solved, savedSolved } = await states();
+    const rights = await correctAlternatives(task, { initial, solved });
+    // The oracle's words set in bold: what compare_docx_files reads is the same.
+    const bolded = await W.apply(solved, [
+      W.editSchema.parse({
+        op: 'writer.set_run_format',
+        file: FILE,
+        paragraph: 'OPENING SESSION',
+        bold: true,
+      }),
+    ]);
+    const saved = await roundTripOffice([
+      ...rights.map((r) => ({ name: r.name, bytes: r.files![FILE]!, format: 'docx' as const })),
+      { name: 'bolded', bytes: bolded[FILE]!, format: 'docx' },
+    ]);
+    const resaved = [...rights.map((r) => r.name), 'bolded'].map((name, i) => ({
+      name,
+      files: { ...savedSolved, [FILE]: saved[i]! },
+    }));
+    const compared = [{ kind: 'writer.text_absent', file: FILE, text: 'Opening session' }];
+    // The capitals shown by a font effect are typed in lower case: python-docx reads "Opening session".
+    assert.deepEqual(await comparisonsOffGold(compared, savedSolved, resaved), [
+      { file: FILE, func: 'compare_docx_files', right: 'capitals-as-font-effect' },
+    ]);
+    assert.deepEqual(await comparisonsOffGold(compared, savedSolved, resaved.slice(2)), []);
   });
 
   test('a check that holds on our bytes but not on LibreOffice’s save rejects the right, named', async () => {
