@@ -4,9 +4,8 @@ import { type MaterializedTask, materializeTask } from '../skills/run/materializ
 import type { SkillSpec } from '../skills/schema.ts';
 import type { Context } from '../skills/template.ts';
 import { exportGate } from '../taskcore/verify/exportGate.ts';
-import { comparisonsOffGold } from '../taskcore/verify/offGold.ts';
+import { comparisonsOffGold, unionOffGold } from '../taskcore/verify/offGold.ts';
 import { correctAlternatives } from '../taskcore/verify/rubricProof.ts';
-import type { OffGold } from '../taskpack/taskPackage.ts';
 import type { ActivityDeps } from './deps.ts';
 import { probeAll } from './prepare.ts';
 import { recordNodeRuns, rejectTask } from './taskRecords.ts';
@@ -134,16 +133,6 @@ export async function rightsResaved(
     else states.push({ name: r.name, files: state, probes });
   }
   return { problems, unsaved, states };
-}
-
-/** Both lists, one entry per file and comparison (the first right found keeps its name). */
-function unionOffGold(a: OffGold[], b: OffGold[]): OffGold[] {
-  const out = new Map<string, OffGold>();
-  for (const o of [...a, ...b]) {
-    const key = JSON.stringify([o.file, o.func]);
-    if (!out.has(key)) out.set(key, o);
-  }
-  return [...out.values()];
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array | undefined): boolean {

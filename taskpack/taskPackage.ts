@@ -40,6 +40,8 @@ export const offGoldSchema = z.strictObject({
   right: z.string().min(1),
 });
 export type OffGold = z.infer<typeof offGoldSchema>;
+/** One comparison per file and metric: the key an `OffGold` entry is found by. */
+export const offGoldKey = (o: { file: string; func: string }): string => JSON.stringify([o.file, o.func]);
 export type RubricCheck = z.infer<typeof rubricCheckSchema>;
 
 export const taskPackageInputSchema = z.strictObject({

@@ -4,7 +4,13 @@ import { preparers } from '../../preparers/registry.ts';
 import { APPS, type AppId, type AppStaging } from '../../preparers/types.ts';
 import { checkpointsOf } from '../../taskpack/checkpoints.ts';
 import { packageRevision } from '../../taskpack/revision.ts';
-import type { OffGold, RubricCheck, SetupStep, TaskPackage } from '../../taskpack/taskPackage.ts';
+import {
+  type OffGold,
+  offGoldKey,
+  type RubricCheck,
+  type SetupStep,
+  type TaskPackage,
+} from '../../taskpack/taskPackage.ts';
 import { type Getter, type GoldComparison, type MetricCall, mapCheck } from './metrics.ts';
 import { baseName, vmAbsolute } from './vm.ts';
 
@@ -95,8 +101,8 @@ export async function toOsworldTask(pkg: TaskPackage, ctx: OsworldContext): Prom
   };
   const guards = new Set(pkg.rubric.guards ?? []);
   // A comparison with gold that a proven correct alternative fails (taskpack offGold) is the checker's.
-  const offGold = new Map((pkg.rubric.offGold ?? []).map((o) => [JSON.stringify([o.file, o.func]), o]));
-  const offGoldOf = (file: string, func: string) => offGold.get(JSON.stringify([file, func]));
+  const offGold = new Map((pkg.rubric.offGold ?? []).map((o) => [offGoldKey(o), o]));
+  const offGoldOf = (file: string, func: string) => offGold.get(offGoldKey({ file, func }));
   for (const [i, check] of pkg.rubric.checks.entries()) {
     // The checker grades every check, the mapped ones too: OSWorld's metric then adds its own
     // verdict (conj "and"), and the task's proof (initial fails, oracle passes, wrong solutions

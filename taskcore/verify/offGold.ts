@@ -3,7 +3,7 @@ import { mapCheck } from '../../export/osworld/metrics.ts';
 import { type GoldReading, tableRuleReading } from '../../preparers/osworld.ts';
 import { preparers } from '../../preparers/registry.ts';
 import { APPS, type FileMap } from '../../preparers/types.ts';
-import type { OffGold } from '../../taskpack/taskPackage.ts';
+import { type OffGold, offGoldKey } from '../../taskpack/taskPackage.ts';
 
 /** Every app's gold readings (preparers/osworld.ts `GoldReading`), by comparison. */
 const READINGS: Record<string, GoldReading> = Object.assign(
@@ -47,7 +47,7 @@ export async function comparisonsOffGold(
   }
   const off = new Map<string, OffGold>();
   for (const c of comparisons.values()) {
-    const key = JSON.stringify([c.file, c.func]);
+    const key = offGoldKey(c);
     const goldBytes = gold[c.file];
     if (off.has(key) || !goldBytes) continue;
     const read = READINGS[c.reading] ?? asBytes;
@@ -65,4 +65,14 @@ export async function comparisonsOffGold(
     }
   }
   return [...off.values()];
+}
+
+/** Both lists, one entry per file and comparison (the first right found keeps its name). */
+export function unionOffGold(a: OffGold[], b: OffGold[]): OffGold[] {
+  const out = new Map<string, OffGold>();
+  for (const o of [...a, ...b]) {
+    const key = offGoldKey(o);
+    if (!out.has(key)) out.set(key, o);
+  }
+  return [...out.values()];
 }
