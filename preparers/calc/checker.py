@@ -455,6 +455,39 @@ def calc_sheet_exists(env, c):
     return (book.find(c['sheet']) is not None) == c.get('exists', True), {'sheets': [s.name for s in book.sheets]}
 
 
+def title_shift(ws, room):
+    """calc/titleRoom.ts titleShift: how far a title or header row pushed the check's block down."""
+    if not room:
+        return 0
+    row, col = parse_cell(room['label'])
+    want = js_trim(as_typed(room['text']))
+    cells = ws.load().cells
+    for k in range(room.get('rows', 2) + 1):
+        v = ws.value(row + k, col)
+        if not isinstance(v, str) or js_trim(as_typed(v)) != want:
+            continue
+        text_only = all(
+            not (cell.get('formula') or (isinstance(cell.get('value'), (int, float))
+                                         and not isinstance(cell.get('value'), bool)))
+            for (r, _), cell in cells.items() if row <= r < row + k)
+        return k if text_only else 0
+    return 0
+
+
+def shifted_down(c, k):
+    """calc/titleRoom.ts shiftedDown: the check with its cell or range read k rows down."""
+    if k == 0:
+        return c
+    out = dict(c)
+    if c.get('cell') is not None:
+        r, col = parse_cell(c['cell'])
+        out['cell'] = '%s%d' % (num_to_col(col), r + k)
+    if c.get('range') is not None:
+        top, left, bottom, right = parse_range(c['range'])
+        out['range'] = range_name((top + k, left, bottom + k, right))
+    return out
+
+
 @kind('calc.cell_value')
 @on_sheet
 def calc_cell_value(env, ws, c):
@@ -631,6 +664,7 @@ def in_range(r, row, col):
 @kind('calc.formula')
 @on_sheet
 def calc_formula(env, ws, c):
+    c = shifted_down(c, title_shift(ws, c.get('titleRoom')))
     r, col = parse_cell(c['cell'])
     f = formula_of(ws.cell(r, col))
     if f is None:
@@ -739,6 +773,9 @@ def keeps_pin(got, pin):
             ('f' not in pin or (got.get('f') is True) == pin['f']))
 
 
+TITLE_ROWS = 2
+
+
 @kind('calc.unchanged')
 @on_sheet
 def calc_unchanged(env, ws, c):
@@ -760,13 +797,33 @@ def calc_unchanged(env, ws, c):
                 changed.append({'cell': ref, 'was': pin, 'now': got})
     labels = set(c.get('labels') or [])
 
-    def is_label(ref):
-        # A text label typed beside a result (invariants.ts labelCells / isLabel).
+    def text(ref):
         snap = now[ref]
-        return (ref in labels and isinstance(snap.get('v'), str) and js_trim(snap['v']) != ''
-                and snap.get('f') is not True)
+        return isinstance(snap.get('v'), str) and js_trim(snap['v']) != '' and snap.get('f') is not True
 
-    added = [ref for ref in now if ref not in c['cells'] and ref not in exc and not is_label(ref)]
+    # invariants.ts probeUnchanged: on a sheet the task adds, the block may stand k rows lower under
+    # a title or header row of text.
+    top = min((parse_cell(r)[0] for r in exc), default=float('inf'))
+
+    def added_at(k):
+        out = []
+        for ref in now:
+            if ref in c['cells']:
+                continue
+            row, col = parse_cell(ref)
+            up = '%s%d' % (num_to_col(col), row - k) if row - k >= 1 else ''
+            if up in exc or (up in labels and text(ref)):
+                continue
+            if not (top <= row < top + k and text(ref)):
+                out.append(ref)
+        return out
+
+    added = added_at(0)
+    k = 1
+    while added and c.get('newSheet') and k <= TITLE_ROWS:
+        if not added_at(k):
+            added = []
+        k += 1
     if count == 0 and not added:
         return True, {'kept': len(c['cells'])}
     return False, {'changed': count, 'examples': changed, 'newCells': added[:12]}
@@ -979,6 +1036,7 @@ def calc_row_count(env, ws, c):
 @kind('calc.range_values')
 @on_sheet
 def calc_range_values(env, ws, c):
+    c = shifted_down(c, title_shift(ws, c.get('titleRoom')))
     actual = block_values(ws, parse_range(c['range']))
     expected = c['values']
     tol = c.get('tolerance', 1e-9)

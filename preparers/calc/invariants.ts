@@ -102,6 +102,9 @@ function keepsPin(got: CellSnap, pin: CellPin): boolean {
   );
 }
 
+/** How far a title or header row may push a new sheet's block down (schema.ts titleRoom's default). */
+const TITLE_ROWS = 2;
+
 /** At most this many new results get a label cell: a filled column of results has its labels already. */
 const MAX_LABELLED = 4;
 
@@ -234,6 +237,7 @@ export function probeUnchanged(
     except: string[];
     touched?: Record<string, CellPin>;
     labels?: string[];
+    newSheet?: boolean;
   },
 ): ProbeResult {
   const now = snapSheet(ws);
@@ -257,10 +261,21 @@ export function probeUnchanged(
       if (changed.length < 8) changed.push({ cell: ref, was: pin, now: got });
     }
   }
-  const added: string[] = [];
   const labels = new Set(check.labels ?? []);
-  for (const [ref, snap] of now)
-    if (!(ref in check.cells) && !except.has(ref) && !(labels.has(ref) && isLabel(snap))) added.push(ref);
+  // On a sheet the task adds, what it writes may stand lower under a title or header row of text
+  // (schema.ts titleRoom): the whole block pushed down k rows, the k rows above it text.
+  const top = Math.min(...[...except].map((r) => parseCell(r).row));
+  const addedAt = (k: number) =>
+    [...now].flatMap(([ref, snap]) => {
+      if (ref in check.cells) return [];
+      const { row, col } = parseCell(ref);
+      const up = row - k >= 1 ? cellName(row - k, col) : '';
+      if (except.has(up) || (labels.has(up) && isLabel(snap))) return [];
+      return row >= top && row < top + k && isLabel(snap) ? [] : [ref];
+    });
+  let added = addedAt(0);
+  for (let k = 1; added.length > 0 && check.newSheet && k <= TITLE_ROWS; k++)
+    if (addedAt(k).length === 0) added = [];
   return {
     pass: count === 0 && added.length === 0,
     observed:

@@ -19,6 +19,7 @@ import {
   probeValidation,
 } from './structure.ts';
 import { fillFits, fillOf, formatCategory } from './styles.ts';
+import { shiftedDown, titleShift } from './titleRoom.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
 import { parseXml, readPart, sheetParts } from './xml.ts';
 
@@ -154,7 +155,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       return verdict(valuesEqual(actual, check.value ?? null, check.tolerance ?? 0), seen);
     }
     case 'calc.formula':
-      return probeFormula(ws, check);
+      return probeFormula(ws, shiftedDown(check, titleShift(ws, check.titleRoom)));
     case 'calc.unchanged':
       return probeUnchanged(ws, check);
     case 'calc.range_sorted': {
@@ -285,7 +286,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       return verdict(count === check.count, { count });
     }
     case 'calc.range_values': {
-      const actual = blockValues(ws, parseRange(check.range));
+      const actual = blockValues(ws, parseRange(shiftedDown(check, titleShift(ws, check.titleRoom)).range));
       const expected = check.values;
       const ok =
         actual.length === expected.length &&

@@ -208,6 +208,26 @@ export type CalcDocInput = z.input<typeof calcDocSchema>;
 
 const on = { file: homePath, sheet: sheetName };
 
+/**
+ * Room for a title: on a sheet the task fills, the block the check reads may stand lower, under a
+ * title or header row a person adds. The check reads it as many rows down as its first label is
+ * (at most `rows`), provided the rows pushed in hold only text.
+ */
+const titleRoom = z
+  .object({
+    label: cellRef.describe("Where the block's first label stands with nothing above it (A1)."),
+    text: z.string().min(1).describe('That label ("Count").'),
+    rows: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .default(2)
+      .describe('How far a title or header may push the block down.'),
+  })
+  .strict();
+export type TitleRoom = z.infer<typeof titleRoom>;
+
 const conditionalRule = z
   .object({
     operator: z
@@ -497,6 +517,7 @@ export const calcCheckSchema = z
         kind: z.literal('calc.formula'),
         ...on,
         cell: cellRef,
+        titleRoom: titleRoom.optional(),
         covers: z
           .array(z.string().min(1).max(200))
           .min(1)
@@ -629,6 +650,7 @@ export const calcCheckSchema = z
         kind: z.literal('calc.range_values'),
         ...on,
         range: rangeRef,
+        titleRoom: titleRoom.optional(),
         values: z.array(z.array(cellValue)).describe('Expected rows of the range.'),
         tolerance: z.number().min(0).default(1e-9).describe('Numeric tolerance.'),
       })

@@ -63,6 +63,16 @@ test('calc.range_values → one check_cell per cell', () => {
     mapCheck({ kind: 'calc.range_values', file, sheet: 'S', range: 'B2:C3', values: [[1]] }).ok,
     false,
   );
+  // A block that may stand lower under a title row is read where it stands: the checker's.
+  const roomy = mapCheck({
+    kind: 'calc.range_values',
+    file,
+    sheet: 'S',
+    range: 'A1:A2',
+    values: [['Count'], ['Total']],
+    titleRoom: { label: 'A1', text: 'Count', rows: 2 },
+  });
+  assert.ok(!roomy.ok && /title row/.test(roomy.reason), JSON.stringify(roomy));
 });
 
 test("calc.sheet_names compares with the gold workbook; calc.freeze is the checker's", () => {
