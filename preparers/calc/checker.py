@@ -696,6 +696,7 @@ def calc_formula(env, ws, c):
 @kind('calc.formula_range')
 @on_sheet
 def calc_formula_range(env, ws, c):
+    c = shifted_down(c, title_shift(ws, c.get('titleRoom')))
     bad = []
     n = 0
     for row, col in cells_of(parse_range(c['range'])):
@@ -1025,10 +1026,13 @@ def calc_freeze(env, ws, c):
 @kind('calc.row_count')
 @on_sheet
 def calc_row_count(env, ws, c):
+    room = c.get('titleRoom')
+    k = title_shift(ws, room)
+    top = parse_cell(room['label'])[0] if room else 0
     rows = set()
     for (r, col) in list(ws.cells) + list(ws.slaves):
         v = ws.value(r, col)
-        if v is not None and v != '':
+        if v is not None and v != '' and not top <= r < top + k:
             rows.add(r)
     return len(rows) == c['count'], {'count': len(rows)}
 

@@ -19,7 +19,7 @@ import {
   probeValidation,
 } from './structure.ts';
 import { fillFits, fillOf, formatCategory } from './styles.ts';
-import { shiftedDown, titleShift } from './titleRoom.ts';
+import { pushedRows, shiftedDown, titleShift } from './titleRoom.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
 import { parseXml, readPart, sheetParts } from './xml.ts';
 
@@ -275,7 +275,9 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
     }
     case 'calc.row_count': {
       let count = 0;
+      const pushed = pushedRows(ws, check.titleRoom);
       ws.eachRow({ includeEmpty: false }, (row) => {
+        if (pushed.has(row.number)) return;
         let filled = false;
         row.eachCell((cell) => {
           const v = cellValue(cell);
@@ -300,7 +302,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
     case 'calc.conditional_format':
       return probeConditionalFormat(zip, ws.name, check, await sheetXml(zip, ws.name));
     case 'calc.formula_range':
-      return probeFormulaRange(ws, check);
+      return probeFormulaRange(ws, shiftedDown(check, titleShift(ws, check.titleRoom)));
     case 'calc.autofilter': {
       const xml = (await sheetXml(zip, ws.name)) ?? '';
       const ref = /<autoFilter\b[^>]*\bref="([^"]+)"/.exec(xml)?.[1];

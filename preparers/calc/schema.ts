@@ -643,6 +643,7 @@ export const calcCheckSchema = z
         kind: z.literal('calc.row_count'),
         ...on,
         count: z.number().int().min(0).describe('Number of non-empty rows, header included.'),
+        titleRoom: titleRoom.optional().describe('Rows a title or header pushed in are not counted.'),
       })
       .strict(),
     z
@@ -696,6 +697,7 @@ export const calcCheckSchema = z
         kind: z.literal('calc.formula_range'),
         ...on,
         range: rangeRef,
+        titleRoom: titleRoom.optional(),
         function: z
           .string()
           .regex(/^[A-Z][A-Z0-9.]*$/)

@@ -41,3 +41,10 @@ export function shiftedDown<C extends { cell?: string; range?: string }>(check: 
   }
   return out;
 }
+
+/** The rows a title or header pushed in above the block (not counted as the block's rows). */
+export function pushedRows(ws: ExcelJS.Worksheet, room: TitleRoom | undefined): Set<number> {
+  const k = titleShift(ws, room);
+  const top = room ? parseCell(room.label).row : 0;
+  return new Set(Array.from({ length: k }, (_, i) => top + i));
+}

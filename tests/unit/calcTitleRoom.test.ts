@@ -41,6 +41,8 @@ test('a summary under a title or header row passes; pushed too far, misaligned o
       titleRoom: room,
     },
     { kind: 'calc.formula', file: FILE, sheet: SHEET, cell: 'B2', covers: ['Orders!D2:D7'], titleRoom: room },
+    { kind: 'calc.row_count', file: FILE, sheet: SHEET, count: 2, titleRoom: room },
+    { kind: 'calc.formula_range', file: FILE, sheet: SHEET, range: 'B1:B2', titleRoom: room },
     invariant,
   ];
   await assertVerdicts(
@@ -57,15 +59,15 @@ test('a summary under a title or header row passes; pushed too far, misaligned o
     },
     checks,
     {
-      oracle: [true, true, true],
-      title: [true, true, true],
-      titleAndHeader: [true, true, true],
+      oracle: [true, true, true, true, true],
+      title: [true, true, true, true, true],
+      titleAndHeader: [true, true, true, true, true],
       // Beyond the room the block is read where it was asked, and the new sheet holds cells it should not.
-      threeRowsDown: [false, false, false],
+      threeRowsDown: [false, false, false, false, false],
       // A formula in the row above the labels: no title row, so the block is read at A1.
-      labelsLowerThanFormulas: [false, true, false],
+      labelsLowerThanFormulas: [false, true, false, true, false],
       // A number above is no title: read at A1, the labels are not there (B2 holds a formula of the range).
-      numberAbove: [false, true, false],
+      numberAbove: [false, true, false, false, false],
     },
     C.probe as never,
   );
