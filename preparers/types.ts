@@ -27,6 +27,7 @@ export const GENERIC_RIGHTS = [
   'calc-formula-spelling',
   'calc-absolute-refs',
   'calc-result-label',
+  'calc-autocorrect-quotes',
   'thunderbird-filter-name',
   'thunderbird-filter-run-existing',
   'thunderbird-figure-format',

@@ -46,6 +46,11 @@ function columnNumber(letters: string): number {
 
 const MAX_RANGE_CELLS = 400;
 
+/** A quote a person types: Calc's AutoCorrect may curl it, which check_cell's eq would not forgive. */
+const TYPED_QUOTE = /['"\u2018\u2019\u201C\u201D]/;
+const QUOTE_REASON =
+  "the text holds a quote, which Calc's AutoCorrect curls as a person types; check_cell compares it exactly";
+
 /** Calc checks → compare_table rules (merged per workbook by the exporter). */
 export const calcOsworld: Record<string, OsworldMapper> = {
   'calc.cell_value': (check) => {
@@ -53,6 +58,7 @@ export const calcOsworld: Record<string, OsworldMapper> = {
     if (c.matches !== undefined) {
       return unmapped('the regex applies to the displayed text; check_cell "re" matches the stored value');
     }
+    if (typeof c.value === 'string' && TYPED_QUOTE.test(c.value)) return unmapped(QUOTE_REASON);
     const rule = cellRule(c.sheet, c.cell, c.value ?? null, c.tolerance);
     if (!rule) return unmapped('a date value: OSWorld reads a datetime, which never equals the ISO string');
     return { ok: true, shape: 'table', rules: [{ file: c.file, rule, needsGold: false }] };
@@ -61,6 +67,8 @@ export const calcOsworld: Record<string, OsworldMapper> = {
     if ((check as { titleRoom?: unknown }).titleRoom !== undefined)
       return unmapped('the block may stand lower under a title row; check_cell reads fixed cells');
     const c = calcRange.parse(check);
+    if (c.values.some((row) => row.some((v) => typeof v === 'string' && TYPED_QUOTE.test(v))))
+      return unmapped(QUOTE_REASON);
     const [from = '', to = from] = c.range.split(':');
     const start = /^([A-Z]+)(\d+)$/.exec(from);
     const end = /^([A-Z]+)(\d+)$/.exec(to);

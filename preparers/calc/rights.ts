@@ -1,3 +1,4 @@
+import { curlQuotes } from '../office/asTyped.ts';
 import type { GenericRightName } from '../types.ts';
 import { tokenize } from './formula.ts';
 import type { CalcEdit } from './schema.ts';
@@ -86,5 +87,27 @@ export function calcRights(edits: CalcEdit[]): { name: GenericRightName; edits: 
     const pinned = mapFormulas(edits, new Set(['calc.set_formula']), { absolute: true });
     if (pinned) out.push({ name: 'calc-absolute-refs', edits: pinned });
   }
+  const curled = typedInCalc(edits);
+  if (curled) out.push({ name: 'calc-autocorrect-quotes', edits: curled });
   return out;
+}
+
+/**
+ * `calc-autocorrect-quotes`: the text the oracle types into cells with its quotes curled, as Calc's
+ * AutoCorrect curls them while a person types (O'Brien → O’Brien).
+ */
+function typedInCalc(edits: CalcEdit[]): CalcEdit[] | undefined {
+  let changed = false;
+  const curl = <V>(v: V): V => {
+    if (typeof v !== 'string') return v;
+    const c = curlQuotes(v);
+    if (c !== v) changed = true;
+    return c as V;
+  };
+  const out = edits.map((e): CalcEdit => {
+    if (e.op === 'calc.set_value') return { ...e, value: curl(e.value) };
+    if (e.op === 'calc.set_values') return { ...e, values: e.values.map((row) => row.map(curl)) };
+    return e;
+  });
+  return changed ? out : undefined;
 }

@@ -37,6 +37,13 @@ test('calc.cell_value → check_cell eq / approx:<tol>; regex and dates are refu
   const eq = mapCheck({ kind: 'calc.cell_value', file, sheet: 'S', cell: 'A1', value: 'Total' });
   assert.ok(eq.ok && eq.shape === 'table' && JSON.stringify(eq.rules[0]?.rule).includes('"method":"eq"'));
   assert.equal(mapCheck({ kind: 'calc.cell_value', file, sheet: 'S', cell: 'A1', matches: '^x' }).ok, false);
+  // A typed quote may come back curled by AutoCorrect: check_cell's eq would fail it, the checker does not.
+  const quoted = mapCheck({ kind: 'calc.cell_value', file, sheet: 'S', cell: 'A1', value: "O'Brien" });
+  assert.ok(!quoted.ok && /AutoCorrect/.test(quoted.reason), JSON.stringify(quoted));
+  assert.equal(
+    mapCheck({ kind: 'calc.range_values', file, sheet: 'S', range: 'A1', values: [["O'Brien"]] }).ok,
+    false,
+  );
   assert.equal(
     mapCheck({ kind: 'calc.cell_value', file, sheet: 'S', cell: 'A1', value: '2024-01-31' }).ok,
     false,

@@ -187,6 +187,40 @@ test('generic correct alternatives spell formulas differently and leave other ed
   );
 });
 
+test("generic Calc alternative: typed text with AutoCorrect's curly quotes, formulas and plain text left alone", () => {
+  const edits = [
+    {
+      op: 'calc.set_values',
+      file: 'a.xlsx',
+      sheet: 'S',
+      cell: 'B2',
+      values: [
+        ["O'Brien", 'Aoife'],
+        ['Walsh', 12],
+      ],
+    },
+    { op: 'calc.set_value', file: 'a.xlsx', sheet: 'S', cell: 'C1', value: 'Share' },
+    { op: 'calc.set_formula', file: 'a.xlsx', sheet: 'S', cell: 'D2', formula: 'IF(A2="x","y\'s","")' },
+  ];
+  const curled = genericRights(edits).find((r) => r.name === 'calc-autocorrect-quotes')?.edits;
+  assert.deepEqual(curled, [
+    {
+      ...edits[0],
+      values: [
+        ['O\u2019Brien', 'Aoife'],
+        ['Walsh', 12],
+      ],
+    },
+    edits[1],
+    edits[2],
+  ]);
+  assert.equal(
+    genericRights(edits.slice(1)).some((r) => r.name === 'calc-autocorrect-quotes'),
+    false,
+    'no typed quote, no alternative',
+  );
+});
+
 test('generic Calc alternative: a label typed beside each new result, only where that cell is empty', async () => {
   const C = preparers.calc;
   const FILE = 'Documents/costs.xlsx';
