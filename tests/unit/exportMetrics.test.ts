@@ -285,25 +285,27 @@ test('os.content_matches → check_include_exclude for a plain literal only', ()
   assert.equal(mapCheck({ kind: 'os.content_matches', path: 'p', pattern: 'a\nb' }).ok, false);
 });
 
-test('checks on one document collapse into one gold call per metric, saved once', async () => {
-  const id = 'b1d2c3e4-0000-4000-8000-000000000001';
+/** A Writer task's package input with both states of the report and these checks. */
+function writerInput(id: string, checks: Record<string, unknown>[]) {
   const files = (['initial', 'solved'] as const).map((role) => ({
     role,
     vmPath: docx,
     key: `tasks/${id}/${role}/report.docx`,
     bytes: Buffer.from(role),
   }));
-  const { input } = calcPackageInput({
-    id,
-    files,
-    checks: [
-      { kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' },
-      { kind: 'writer.text_absent', file: docx, text: 'DRAFT' },
-      { kind: 'writer.table', file: docx, rows: 2 },
-    ],
-  });
+  const { input } = calcPackageInput({ id, files, checks: checks as never });
   input.apps = ['writer'];
   for (const a of input.artifacts) a.app = 'writer';
+  return { input, files };
+}
+
+test('checks on one document collapse into one gold call per metric, saved once', async () => {
+  const id = 'b1d2c3e4-0000-4000-8000-000000000001';
+  const { input, files } = writerInput(id, [
+    { kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' },
+    { kind: 'writer.text_absent', file: docx, text: 'DRAFT' },
+    { kind: 'writer.table', file: docx, rows: 2 },
+  ]);
   const pkg = buildTaskPackage(input).taskJson;
   const goldFile = async (key: string) => ({ packPath: `gold/${key}` });
   const checkerFiles = async () => ({
@@ -357,23 +359,10 @@ test('checks on one document collapse into one gold call per metric, saved once'
 });
 
 test('a gold comparison a proven correct alternative fails (rubric.offGold) is left to the checker', async () => {
-  const id = 'b1d2c3e4-0000-4000-8000-000000000002';
-  const files = (['initial', 'solved'] as const).map((role) => ({
-    role,
-    vmPath: docx,
-    key: `tasks/${id}/${role}/report.docx`,
-    bytes: Buffer.from(role),
-  }));
-  const { input } = calcPackageInput({
-    id,
-    files,
-    checks: [
-      { kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' },
-      { kind: 'writer.table', file: docx, rows: 2 },
-    ],
-  });
-  input.apps = ['writer'];
-  for (const a of input.artifacts) a.app = 'writer';
+  const { input } = writerInput('b1d2c3e4-0000-4000-8000-000000000002', [
+    { kind: 'writer.text_replaced', file: docx, old: 'Acme', new: 'Apex' },
+    { kind: 'writer.table', file: docx, rows: 2 },
+  ]);
   input.rubric.offGold = [{ file: docx, func: 'compare_docx_tables', right: 'price-with-pound-sign' }];
   const loc = async (key: string) => ({ packPath: `gold/${key}` });
   const out = await toOsworldTask(buildTaskPackage(input).taskJson, {
