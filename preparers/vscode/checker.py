@@ -247,8 +247,10 @@ def vscode_lines(env, c):
     data = env.read(c['file'])
     if data is None:
         return False, {'file': False}
-    now = line_set(utf8(data))
-    want = line_set('\n'.join(c['lines']))
+    # probe.ts: lines starting with `comments` (a .gitignore's "#") are read as nothing.
+    meant = lambda l: c.get('comments') is None or not l.startswith(c['comments'])
+    now = [l for l in line_set(utf8(data)) if meant(l)]
+    want = [l for l in line_set('\n'.join(c['lines'])) if meant(l)]
     return now == want, {'missing': [l for l in want if l not in now], 'extra': [l for l in now if l not in want][:8]}
 
 

@@ -163,8 +163,9 @@ export async function probeVscode(files: FileMap, check: VscodeCheck): Promise<P
     case 'vscode.lines': {
       const bytes = files[check.file];
       if (bytes === undefined) return { pass: false, observed: { file: false } };
-      const now = lineSet(Buffer.from(bytes).toString('utf8'));
-      const want = lineSet(check.lines.join('\n'));
+      const meant = (l: string) => check.comments === undefined || !l.startsWith(check.comments);
+      const now = lineSet(Buffer.from(bytes).toString('utf8')).filter(meant);
+      const want = lineSet(check.lines.join('\n')).filter(meant);
       const pass = now.length === want.length && now.every((l, i) => l === want[i]);
       return {
         pass,

@@ -251,6 +251,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
       kind: z.literal('vscode.lines'),
       file: filePath,
       lines: z.array(z.string().regex(/^[^\r\n]*$/)).describe('The expected lines, in any order.'),
+      comments: z
+        .string()
+        .min(1)
+        .max(3)
+        .optional()
+        .describe(
+          'Lines starting with this are comments (a .gitignore\'s "#"): read as nothing, on either side.',
+        ),
     })
     .describe("The set of the file's non-blank lines (trailing whitespace ignored) is exactly this set."),
   z

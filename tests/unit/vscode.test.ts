@@ -373,6 +373,27 @@ describe('vscode preparer', () => {
     );
   });
 
+  test('a .gitignore read with comments as nothing: a comment added passes, a pattern commented out does not', async () => {
+    const file = `${WS}/.gitignore`;
+    const check = { kind: 'vscode.lines', file, lines: ['# build output', 'dist/', '*.log'], comments: '#' };
+    await assertVerdicts(
+      {
+        asked: { [file]: utf8('# build output\ndist/\n*.log\n') },
+        commentAdded: { [file]: utf8('dist/\n\n# logs from the test runs\n*.log\n') },
+        commentedOut: { [file]: utf8('# build output\ndist/\n#*.log\n') },
+        patternLost: { [file]: utf8('# build output\n# *.log\ndist/\n') },
+      },
+      [check, { ...check, comments: undefined }],
+      {
+        asked: [true, true],
+        commentAdded: [true, false],
+        commentedOut: [false, false],
+        patternLost: [false, false],
+      },
+      async (files, c) => ({ pass: await probe(files, c) }),
+    );
+  });
+
   test("tests_pass runs the folder's unit tests: passing, failing and no tests at all", async () => {
     const files = await vs.build(WS, DOC);
     assert.equal(await probe(files, { kind: 'vscode.tests_pass', dir: WS }), true);
