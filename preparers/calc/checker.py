@@ -488,6 +488,11 @@ def shifted_down(c, k):
     return out
 
 
+def titled(ws, c):
+    """calc/titleRoom.ts titled: the check read where its block stands."""
+    return shifted_down(c, title_shift(ws, c.get('titleRoom')))
+
+
 @kind('calc.cell_value')
 @on_sheet
 def calc_cell_value(env, ws, c):
@@ -664,7 +669,7 @@ def in_range(r, row, col):
 @kind('calc.formula')
 @on_sheet
 def calc_formula(env, ws, c):
-    c = shifted_down(c, title_shift(ws, c.get('titleRoom')))
+    c = titled(ws, c)
     r, col = parse_cell(c['cell'])
     f = formula_of(ws.cell(r, col))
     if f is None:
@@ -696,7 +701,7 @@ def calc_formula(env, ws, c):
 @kind('calc.formula_range')
 @on_sheet
 def calc_formula_range(env, ws, c):
-    c = shifted_down(c, title_shift(ws, c.get('titleRoom')))
+    c = titled(ws, c)
     bad = []
     n = 0
     for row, col in cells_of(parse_range(c['range'])):
@@ -774,7 +779,7 @@ def keeps_pin(got, pin):
             ('f' not in pin or (got.get('f') is True) == pin['f']))
 
 
-TITLE_ROWS = 2
+TITLE_ROWS = 2  # schema.ts TITLE_ROWS
 
 
 @kind('calc.unchanged')
@@ -1040,7 +1045,7 @@ def calc_row_count(env, ws, c):
 @kind('calc.range_values')
 @on_sheet
 def calc_range_values(env, ws, c):
-    c = shifted_down(c, title_shift(ws, c.get('titleRoom')))
+    c = titled(ws, c)
     actual = block_values(ws, parse_range(c['range']))
     expected = c['values']
     tol = c.get('tolerance', 1e-9)

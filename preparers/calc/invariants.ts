@@ -2,6 +2,7 @@ import type ExcelJS from 'exceljs';
 import { jsonEqual } from '../deepEqual.ts';
 import type { FileMap, ProbeResult } from '../types.ts';
 import { cellName, parseCell } from './a1.ts';
+import { TITLE_ROWS } from './schema.ts';
 import { fillOf, formatCategory } from './styles.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
 
@@ -101,9 +102,6 @@ function keepsPin(got: CellSnap, pin: CellPin): boolean {
     (pin.f === undefined || (got.f === true) === pin.f)
   );
 }
-
-/** How far a title or header row may push a new sheet's block down (schema.ts titleRoom's default). */
-const TITLE_ROWS = 2;
 
 /** At most this many new results get a label cell: a filled column of results has its labels already. */
 const MAX_LABELLED = 4;

@@ -19,7 +19,7 @@ import {
   probeValidation,
 } from './structure.ts';
 import { fillFits, fillOf, formatCategory } from './styles.ts';
-import { pushedRows, shiftedDown, titleShift } from './titleRoom.ts';
+import { pushedRows, titled } from './titleRoom.ts';
 import { cellValue, findSheet, formulaOf, loadWorkbook, type Plain } from './workbook.ts';
 import { parseXml, readPart, sheetParts } from './xml.ts';
 
@@ -155,7 +155,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       return verdict(valuesEqual(actual, check.value ?? null, check.tolerance ?? 0), seen);
     }
     case 'calc.formula':
-      return probeFormula(ws, shiftedDown(check, titleShift(ws, check.titleRoom)));
+      return probeFormula(ws, titled(ws, check));
     case 'calc.unchanged':
       return probeUnchanged(ws, check);
     case 'calc.range_sorted': {
@@ -288,7 +288,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
       return verdict(count === check.count, { count });
     }
     case 'calc.range_values': {
-      const actual = blockValues(ws, parseRange(shiftedDown(check, titleShift(ws, check.titleRoom)).range));
+      const actual = blockValues(ws, parseRange(titled(ws, check).range));
       const expected = check.values;
       const ok =
         actual.length === expected.length &&
@@ -302,7 +302,7 @@ export async function probeCalc(files: FileMap, check: CalcCheck): Promise<Probe
     case 'calc.conditional_format':
       return probeConditionalFormat(zip, ws.name, check, await sheetXml(zip, ws.name));
     case 'calc.formula_range':
-      return probeFormulaRange(ws, shiftedDown(check, titleShift(ws, check.titleRoom)));
+      return probeFormulaRange(ws, titled(ws, check));
     case 'calc.autofilter': {
       const xml = (await sheetXml(zip, ws.name)) ?? '';
       const ref = /<autoFilter\b[^>]*\bref="([^"]+)"/.exec(xml)?.[1];

@@ -1,4 +1,4 @@
-import { curlQuotes } from '../office/asTyped.ts';
+import { curledEdits } from '../office/asTyped.ts';
 import type { GenericRightName } from '../types.ts';
 import { tokenize } from './formula.ts';
 import type { CalcEdit } from './schema.ts';
@@ -97,17 +97,11 @@ export function calcRights(edits: CalcEdit[]): { name: GenericRightName; edits: 
  * AutoCorrect curls them while a person types (O'Brien → O’Brien).
  */
 function typedInCalc(edits: CalcEdit[]): CalcEdit[] | undefined {
-  let changed = false;
-  const curl = <V>(v: V): V => {
-    if (typeof v !== 'string') return v;
-    const c = curlQuotes(v);
-    if (c !== v) changed = true;
-    return c as V;
-  };
-  const out = edits.map((e): CalcEdit => {
-    if (e.op === 'calc.set_value') return { ...e, value: curl(e.value) };
-    if (e.op === 'calc.set_values') return { ...e, values: e.values.map((row) => row.map(curl)) };
+  const text = <V>(v: V, curl: (t: string) => string): V => (typeof v === 'string' ? (curl(v) as V) : v);
+  return curledEdits(edits, (e, curl): CalcEdit => {
+    if (e.op === 'calc.set_value') return { ...e, value: text(e.value, curl) };
+    if (e.op === 'calc.set_values')
+      return { ...e, values: e.values.map((row) => row.map((v) => text(v, curl))) };
     return e;
   });
-  return changed ? out : undefined;
 }

@@ -208,6 +208,9 @@ export type CalcDocInput = z.input<typeof calcDocSchema>;
 
 const on = { file: homePath, sheet: sheetName };
 
+/** How far a title or header row may push a block down (the new sheet's invariant allows as much). */
+export const TITLE_ROWS = 2;
+
 /**
  * Room for a title: on a sheet the task fills, the block the check reads may stand lower, under a
  * title or header row a person adds. The check reads it as many rows down as its first label is
@@ -222,7 +225,7 @@ const titleRoom = z
       .int()
       .min(1)
       .max(5)
-      .default(2)
+      .default(TITLE_ROWS)
       .describe('How far a title or header may push the block down.'),
   })
   .strict();

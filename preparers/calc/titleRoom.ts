@@ -42,6 +42,14 @@ export function shiftedDown<C extends { cell?: string; range?: string }>(check: 
   return out;
 }
 
+/** The check read where its block stands: as many rows down as a title pushed it (none without titleRoom). */
+export function titled<C extends { cell?: string; range?: string; titleRoom?: TitleRoom }>(
+  ws: ExcelJS.Worksheet,
+  check: C,
+): C {
+  return shiftedDown(check, titleShift(ws, check.titleRoom));
+}
+
 /** The rows a title or header pushed in above the block (not counted as the block's rows). */
 export function pushedRows(ws: ExcelJS.Worksheet, room: TitleRoom | undefined): Set<number> {
   const k = titleShift(ws, room);

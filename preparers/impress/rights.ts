@@ -1,4 +1,4 @@
-import { curlQuotes } from '../office/asTyped.ts';
+import { curledEdits } from '../office/asTyped.ts';
 import type { GenericRightName } from '../types.ts';
 import type { Bullet, ImpressEdit } from './schema.ts';
 
@@ -8,14 +8,9 @@ import type { Bullet, ImpressEdit } from './schema.ts';
  * curls them while a person types in Impress too (don't → don’t, "Draft" → “Draft”).
  */
 export function impressRights(edits: ImpressEdit[]): { name: GenericRightName; edits: ImpressEdit[] }[] {
-  let changed = false;
-  const curl = (s: string) => {
-    const c = curlQuotes(s);
-    if (c !== s) changed = true;
-    return c;
-  };
-  const curlBullet = (b: Bullet): Bullet => (typeof b === 'string' ? curl(b) : { ...b, text: curl(b.text) });
-  const curled = edits.map((e): ImpressEdit => {
+  const curled = curledEdits(edits, (e, curl): ImpressEdit => {
+    const curlBullet = (b: Bullet): Bullet =>
+      typeof b === 'string' ? curl(b) : { ...b, text: curl(b.text) };
     switch (e.op) {
       case 'impress.add_slide':
         return {
@@ -35,5 +30,5 @@ export function impressRights(edits: ImpressEdit[]): { name: GenericRightName; e
         return e;
     }
   });
-  return changed ? [{ name: 'impress-autocorrect-quotes', edits: curled }] : [];
+  return curled ? [{ name: 'impress-autocorrect-quotes', edits: curled }] : [];
 }

@@ -38,3 +38,21 @@ export function curlQuotes(s: string): string {
     .replace(/(^|[\s([{\u2014\u2013-])"/g, '$1\u201C')
     .replace(/"/g, '\u201D');
 }
+
+/**
+ * The edits with every text they type curled (`curlEach` maps one edit, curling its typed strings
+ * with the `curl` it is handed), or undefined when no text held a quote: no alternative then.
+ */
+export function curledEdits<E>(
+  edits: E[],
+  curlEach: (edit: E, curl: (text: string) => string) => E,
+): E[] | undefined {
+  let changed = false;
+  const curl = (text: string) => {
+    const c = curlQuotes(text);
+    if (c !== text) changed = true;
+    return c;
+  };
+  const out = edits.map((e) => curlEach(e, curl));
+  return changed ? out : undefined;
+}

@@ -1,4 +1,4 @@
-import { curlQuotes } from '../office/asTyped.ts';
+import { curledEdits } from '../office/asTyped.ts';
 import type { GenericRightName } from '../types.ts';
 import type { WriterEdit } from './schema.ts';
 
@@ -21,13 +21,7 @@ export function writerRights(edits: WriterEdit[]): { name: GenericRightName; edi
       { name: 'writer-table-header-centred', edits: withHeader('centred') },
     );
   }
-  let changed = false;
-  const curl = (text: string) => {
-    const c = curlQuotes(text);
-    if (c !== text) changed = true;
-    return c;
-  };
-  const curled = edits.map((e): WriterEdit => {
+  const curled = curledEdits(edits, (e, curl): WriterEdit => {
     switch (e.op) {
       case 'writer.insert_paragraph':
       case 'writer.fill_table_cell':
@@ -43,6 +37,6 @@ export function writerRights(edits: WriterEdit[]): { name: GenericRightName; edi
         return e;
     }
   });
-  if (changed) out.push({ name: 'writer-autocorrect-quotes', edits: curled });
+  if (curled) out.push({ name: 'writer-autocorrect-quotes', edits: curled });
   return out;
 }
